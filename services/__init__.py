@@ -1,0 +1,1 @@
+"""tablestream's processes: api, game (the single writer), projector and worker."""

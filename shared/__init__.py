@@ -1,0 +1,1 @@
+"""tablestream's own package: the games' rules, events, the event store and the bots."""

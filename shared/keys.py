@@ -1,0 +1,57 @@
+"""Redis key names, in one place.
+
+Every key of one game carries the hash tag `{<game_id>}`, so on a Redis Cluster the
+stream, snapshot, views and checkpoint of a game live on one slot and one Lua script
+or MULTI may touch them together. Keys that span games (feed, lobby) are touched by
+separate commands, never in the same script as a game's keys.
+
+A prefix (KEY_PREFIX) lets several deployments, or tests, share one Redis.
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Keys:
+    prefix: str = ""
+
+    def _game(self, game_id, name):
+        return f"{self.prefix}g:{{{game_id}}}:{name}"
+
+    def events(self, game_id):
+        return self._game(game_id, "events")
+
+    def checkpoint(self, game_id):
+        """The version the read models of this game were built from, and the table then."""
+        return self._game(game_id, "checkpoint")
+
+    def view(self, game_id, seat):
+        """A seat's view; seat None is the spectator's."""
+        return self._game(game_id, "view:spectator" if seat is None else f"view:{seat}")
+
+    def summary(self, game_id):
+        return self._game(game_id, "summary")
+
+    def events_pattern(self):
+        return f"{self.prefix}g:{{*}}:events"
+
+    def game_id_of(self, events_key):
+        key = events_key.decode() if isinstance(events_key, bytes) else events_key
+        return key[len(self.prefix) + 3 : key.index("}")]
+
+    def feed(self, partition):
+        return f"{self.prefix}feed:{partition}"
+
+    @property
+    def lobby(self):
+        """Sorted set of games waiting for players, scored by creation time."""
+        return f"{self.prefix}lobby"
+
+    @property
+    def live(self):
+        """Set of games not yet finished: what the projector's sweep looks at."""
+        return f"{self.prefix}live"
+
+    @property
+    def secret(self):
+        return f"{self.prefix}token-secret"

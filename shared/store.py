@@ -1,0 +1,115 @@
+"""The event store: one Redis stream per game, appended with an expected version.
+
+An event's version is its position in the game's stream (1, 2, ...) and is also its
+stream entry id (`<version>-0`), so reading from a version is a plain XRANGE and no
+clock leaks into ids. Appends are one Lua script: the version check and every XADD
+happen atomically, so two writers racing for the same version cannot both win.
+
+After an append the store notifies a feed stream (partitioned by game) that the
+projectors follow. The notification is sent in the same pipeline but outside the
+script, because on a Redis Cluster the feed and the game live on different slots;
+the feed is only a wake-up, so a lost or repeated notification is harmless.
+"""
+
+import zlib
+from dataclasses import dataclass
+
+from shared import jsonutil
+from shared.keys import Keys
+
+FEED_MAXLEN = 100_000
+
+_APPEND = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+if version ~= tonumber(ARGV[1]) then return {0, version} end
+for i = 3, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i], 't', ARGV[2])
+end
+return {1, version}
+"""
+
+
+class VersionConflict(Exception):
+    """The stream was not at the expected version."""
+
+    def __init__(self, expected, actual):
+        super().__init__(f"expected version {expected}, the game is at {actual}")
+        self.expected = expected
+        self.actual = actual
+
+
+@dataclass(frozen=True)
+class Record:
+    """One stored event with its version and append time (ms since the epoch)."""
+
+    version: int
+    at: int
+    event: dict
+
+
+class EventStore:
+    def __init__(self, redis, keys=None, partitions=4):
+        self.redis = redis
+        self.keys = keys or Keys()
+        self.partitions = partitions
+        self._append = redis.register_script(_APPEND)
+
+    def partition(self, game_id):
+        """The feed partition a game's notifications go to (stable across processes)."""
+        return zlib.crc32(game_id.encode()) % self.partitions
+
+    def append(self, game_id, expected_version, events, at_ms):
+        """Append events after `expected_version`; return the new version.
+
+        Raises VersionConflict, writing nothing, when the stream has moved on.
+        """
+        if not events:
+            return expected_version
+        pipe = self.redis.pipeline(transaction=False)
+        self._append(
+            keys=[self.keys.events(game_id)],
+            args=[expected_version, at_ms, *(jsonutil.dumps(e) for e in events)],
+            client=pipe,
+        )
+        pipe.xadd(
+            self.keys.feed(self.partition(game_id)),
+            {"g": game_id},
+            maxlen=FEED_MAXLEN,
+            approximate=True,
+        )
+        (ok, version), _ = pipe.execute()
+        if not ok:
+            raise VersionConflict(expected_version, version)
+        return version
+
+    def read(self, game_id, after=0, limit=None):
+        """The records after version `after`, oldest first, at most `limit` of them."""
+        entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+", count=limit)
+        return [_record(entry_id, fields) for entry_id, fields in entries]
+
+    def version(self, game_id):
+        """The game's current version (0 when it has no events)."""
+        last = self.redis.xrevrange(self.keys.events(game_id), count=1)
+        return _version(last[0][0]) if last else 0
+
+    def game_ids(self):
+        """Every game with a stream (a full scan: for rebuilds, not for requests)."""
+        return sorted(
+            self.keys.game_id_of(key)
+            for key in self.redis.scan_iter(match=self.keys.events_pattern(), count=500)
+        )
+
+
+def _version(entry_id):
+    entry_id = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    return int(entry_id.split("-", 1)[0])
+
+
+def _record(entry_id, fields):
+    def field(name):
+        return fields.get(name.encode(), fields.get(name))
+
+    return Record(_version(entry_id), int(field("t")), jsonutil.loads(field("e")))

@@ -1,0 +1,86 @@
+"""The event store's contract, run against fakeredis and against a real Redis server."""
+
+import threading
+
+import pytest
+
+from shared.store import EventStore, VersionConflict
+
+
+@pytest.fixture
+def store(any_redis, keys):
+    return EventStore(any_redis, keys)
+
+
+def test_a_new_game_is_at_version_zero(store):
+    assert store.version("g1") == 0
+    assert store.read("g1") == []
+
+
+def test_append_at_the_expected_version_numbers_events_from_one(store):
+    assert store.append("g1", 0, [{"type": "a"}, {"type": "b"}], at_ms=5) == 2
+    records = store.read("g1")
+    assert [(r.version, r.at, r.event) for r in records] == [
+        (1, 5, {"type": "a"}),
+        (2, 5, {"type": "b"}),
+    ]
+    assert store.version("g1") == 2
+
+
+def test_append_at_a_stale_version_is_a_conflict_and_writes_nothing(store):
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    with pytest.raises(VersionConflict) as conflict:
+        store.append("g1", 0, [{"type": "b"}, {"type": "c"}], at_ms=2)
+    assert (conflict.value.expected, conflict.value.actual) == (0, 1)
+    assert [r.event for r in store.read("g1")] == [{"type": "a"}]
+
+
+def test_append_ahead_of_the_stream_is_a_conflict(store):
+    with pytest.raises(VersionConflict):
+        store.append("g1", 3, [{"type": "a"}], at_ms=1)
+    assert store.version("g1") == 0
+
+
+def test_read_from_a_version_returns_only_later_events_up_to_the_limit(store):
+    store.append("g1", 0, [{"type": str(i)} for i in range(10)], at_ms=1)
+    assert [r.version for r in store.read("g1", after=7)] == [8, 9, 10]
+    assert [r.version for r in store.read("g1", after=2, limit=3)] == [3, 4, 5]
+    assert store.read("g1", after=10) == []
+
+
+def test_games_do_not_share_streams(store):
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    store.append("g2", 0, [{"type": "b"}], at_ms=1)
+    assert [r.event for r in store.read("g2")] == [{"type": "b"}]
+    assert store.game_ids() == ["g1", "g2"]
+
+
+def test_every_append_notifies_the_games_feed_partition(store, any_redis, keys):
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    store.append("g1", 1, [{"type": "b"}], at_ms=1)
+    feed = any_redis.xrange(keys.feed(store.partition("g1")))
+    assert [fields[b"g"] for _, fields in feed] == [b"g1", b"g1"]
+
+
+def test_an_empty_append_writes_nothing(store):
+    assert store.append("g1", 0, [], at_ms=1) == 0
+    assert store.version("g1") == 0
+
+
+def test_concurrent_appends_at_one_version_let_exactly_one_win(store):
+    results = []
+
+    def writer(n):
+        try:
+            store.append("race", 0, [{"type": "w", "n": n}], at_ms=1)
+            results.append(n)
+        except VersionConflict:
+            pass
+
+    threads = [threading.Thread(target=writer, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 1
+    assert [r.event["n"] for r in store.read("race")] == results
