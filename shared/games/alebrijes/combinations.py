@@ -1,0 +1,117 @@
+"""Single cards and sets: what may be played, and what beats what is on the table.
+
+A combination is described by a dict {"colour", "number", "count"}; the table
+holds the last one played, with its cards and seat added.
+"""
+
+from collections import Counter
+
+from ..base import RuleError
+from .cards import COLOURS, JOKER, NUMBERS, colour, has_ollin, is_joker, next_colour, number
+
+OLLIN_EFFECTS = ["none", "others_draw", "lay_aside"]
+
+
+def combination(cards, named_colour):
+    """Colour, number and count of a single card or a set; RuleError("illegal_move") if none.
+
+    Every card of a set shows the same number (jokers keep theirs) and the cards that
+    are not jokers share one colour. Jokers take that colour; a play of jokers only
+    names its colour, and a colour is named for such a play only.
+    """
+    if not cards:
+        raise RuleError("illegal_move", "play at least one card")
+    if len({number(card) for card in cards}) > 1:
+        raise RuleError(
+            "illegal_move", "every card of a set shows the same number (jokers keep their number)"
+        )
+    colours = {colour(card) for card in cards if not is_joker(card)}
+    if len(colours) > 1:
+        raise RuleError("illegal_move", "a set is of one colour (jokers fill it)")
+    if colours and named_colour is not None:
+        raise RuleError("illegal_move", "a colour is named only when every card played is a joker")
+    if not colours and named_colour is None:
+        raise RuleError("illegal_move", "name the colour your jokers represent")
+    return {
+        "colour": colours.pop() if colours else named_colour,
+        "number": number(cards[0]),
+        "count": len(cards),
+    }
+
+
+def beating_error(table, play):
+    """Why `play` does not beat the combination on the table, or None when it does.
+
+    Same count and colour with a higher number; or same count in the next colour,
+    any number; an orange combination is beaten by colour only with one more blue card.
+    """
+    if table is None:
+        return None
+    count, colour_, number_ = table["count"], table["colour"], table["number"]
+    if play["colour"] == colour_ and play["count"] == count:
+        if play["number"] > number_:
+            return None
+        return f"to beat it in the same colour, play a higher number than {number_}"
+    if colour_ == "O":
+        if play["colour"] == "B" and play["count"] == count + 1:
+            return None
+        return (
+            f"orange is beaten by {count} orange card(s) with a higher number "
+            f"or by exactly {count + 1} blue card(s)"
+        )
+    if play["count"] != count:
+        return f"play exactly {count} card(s) to beat the table"
+    if play["colour"] == next_colour(colour_):
+        return None
+    return (
+        f"colours cannot be skipped: beat {colour_} with a higher {colour_} "
+        f"or with {next_colour(colour_)}"
+    )
+
+
+def ollin_effects(cards, hand_after):
+    """The Ollin effects a play of `cards` may choose ("none" is always one of them).
+
+    One card with Ollin: others draw. Two cards with at least one Ollin: others draw
+    or lay aside one of your cards. Three or more: nothing. A play that empties the
+    hand ends the round before any effect.
+    """
+    if not hand_after or not any(has_ollin(card) for card in cards):
+        return ["none"]
+    if len(cards) == 1:
+        return ["none", "others_draw"]
+    if len(cards) == 2:
+        return OLLIN_EFFECTS
+    return ["none"]
+
+
+def possible_plays(hand, table):
+    """Every distinct play from the hand that may go on the table, as (cards, named colour).
+
+    The named colour is None unless every card is a joker. Cards are in hand order.
+    """
+    held = Counter(hand)
+    plays = []
+    for number_ in NUMBERS:
+        jokers = held[f"{JOKER}{number_}"]
+        for colour_ in COLOURS:
+            plain, starred = held[f"{colour_}{number_}"], held[f"{colour_}{number_}*"]
+            for p in range(plain + 1):
+                for s in range(starred + 1):
+                    for j in range(jokers + 1):
+                        if p + s == 0:
+                            continue  # jokers only: below, once per named colour
+                        cards = (
+                            [f"{colour_}{number_}"] * p
+                            + [f"{colour_}{number_}*"] * s
+                            + [f"{JOKER}{number_}"] * j
+                        )
+                        plays.append((cards, None))
+        for j in range(1, jokers + 1):
+            for colour_ in COLOURS:
+                plays.append(([f"{JOKER}{number_}"] * j, colour_))
+    return [
+        (cards, named)
+        for cards, named in plays
+        if beating_error(table, combination(cards, named)) is None
+    ]

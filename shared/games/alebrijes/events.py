@@ -1,0 +1,128 @@
+"""Folding events into state. No randomness: every deal and draw is in the events."""
+
+from .cards import remove_cards
+
+
+def clone(value):
+    """A deep copy of a JSON-like value (faster than copy.deepcopy for plain data)."""
+    if isinstance(value, dict):
+        return {key: clone(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [clone(item) for item in value]
+    return value
+
+
+def next_seat(state, seat):
+    """Whose turn follows `seat`: the next seat clockwise, skipping passed players.
+
+    In the one-turn variant nobody is skipped: a lap ends before anyone acts twice.
+    """
+    players = state["players"]
+    for step in range(1, players + 1):
+        candidate = (seat + step) % players
+        if state["options"]["one_turn"] or not state["passed"][candidate]:
+            return candidate
+    return seat
+
+
+def _dealt(state, event):
+    players = state["players"]
+    state.update(
+        phase="exchange",
+        round=event["round"],
+        starting_seat=event["starting_seat"],
+        turn=event["starting_seat"],
+        leader=event["starting_seat"],
+        hands=clone(event["hands"]),
+        draw_pile=list(event["draw_pile"]),
+        laid_aside=[[] for _ in range(players)],
+        played=[],
+        table=None,
+        passed=[False] * players,
+    )
+
+
+def _exchange(state, event):
+    """Lay cards aside and draw as many from the top of the draw pile."""
+    seat = event["seat"]
+    hand = remove_cards(state["hands"][seat], event["laid_aside"])
+    state["hands"][seat] = hand + event["drawn"]
+    state["laid_aside"][seat] += event["laid_aside"]
+    state["draw_pile"] = state["draw_pile"][event["count"] :]
+
+
+def _exchanged(state, event):
+    _exchange(state, event)
+    following = (event["seat"] + 1) % state["players"]
+    if following == state["starting_seat"]:  # everyone has exchanged: the starting player leads
+        state.update(phase="play", turn=state["starting_seat"], leader=state["starting_seat"])
+    else:
+        state["turn"] = following
+
+
+def _passed(state, event):
+    _exchange(state, event)
+    state["passed"][event["seat"]] = True
+    state["turn"] = next_seat(state, event["seat"])
+
+
+_TABLE_FIELDS = ("seat", "cards", "colour", "number", "count")
+
+
+def _played(state, event):
+    seat = event["seat"]
+    state["hands"][seat] = remove_cards(state["hands"][seat], event["cards"])
+    state["played"] += event["cards"]
+    state["table"] = {key: clone(event[key]) for key in _TABLE_FIELDS}
+    state["turn"] = next_seat(state, seat)
+
+
+def _ollin_draws(state, event):
+    for draw in event["draws"]:
+        state["hands"][draw["seat"]].append(draw["card"])
+    state["draw_pile"] = state["draw_pile"][len(event["draws"]) :]
+
+
+def _laid_aside(state, event):
+    seat = event["seat"]
+    state["hands"][seat] = remove_cards(state["hands"][seat], [event["card"]])
+    state["laid_aside"][seat].append(event["card"])
+
+
+def _table_cleared(state, event):
+    state.update(
+        table=None,
+        passed=[False] * state["players"],
+        leader=event["leader"],
+        turn=event["leader"],
+    )
+
+
+def _round_ended(state, event):
+    state.update(
+        phase="over" if event["game_over"] else "round_over",
+        turn=None,
+        round_winner=event["winner"],
+        totals=list(event["totals"]),
+        rounds_won=list(event["rounds_won"]),
+    )
+    state["round_scores"].append(list(event["scores"]))
+
+
+_FOLDS = {
+    "dealt": _dealt,
+    "exchanged": _exchanged,
+    "passed": _passed,
+    "played": _played,
+    "ollin_draws": _ollin_draws,
+    "laid_aside": _laid_aside,
+    "table_cleared": _table_cleared,
+    "round_ended": _round_ended,
+}
+
+
+def evolve(state, event):
+    """The state after `event`, as a new value; `state` and `event` are left untouched."""
+    state = clone(state)
+    _FOLDS[event["type"]](state, event)
+    return state
