@@ -1,0 +1,68 @@
+"""The composition root: builds the Redis clients, store, game service and queue from a
+Config. Nothing connects at import time; each process builds its Deps once."""
+
+import secrets
+from dataclasses import dataclass
+
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from services.game import GameService
+from shared.config import Config
+from shared.keys import Keys
+from shared.store import EventStore
+
+
+@dataclass
+class Deps:
+    config: Config
+    redis: redis.Redis
+    keys: Keys
+    store: EventStore
+    service: GameService
+    queue: Queue
+
+    def schedule_bot(self, game_id, seat, version):
+        from services.worker.jobs import enqueue_bot_turn
+
+        enqueue_bot_turn(self.queue, game_id, seat, version)
+
+
+def token_secret(config, client, keys):
+    """TOKEN_SECRET when set; else one secret shared through Redis by every process of
+    this deployment, made by whichever process asks first."""
+    if config.token_secret:
+        return config.token_secret
+    client.set(keys.secret, secrets.token_urlsafe(32), nx=True)
+    return client.get(keys.secret).decode()
+
+
+def build(config=None, client=None, queue_client=None):
+    """Wire a process's dependencies; pass clients to use fakes or a test server."""
+    config = config or Config.from_env()
+    client = client or redis.Redis.from_url(config.redis_url)
+    queue_client = queue_client or (
+        client if config.queue_url == config.redis_url else redis.Redis.from_url(config.queue_url)
+    )
+    keys = Keys(config.key_prefix)
+    store = EventStore(client, keys, config.feed_partitions)
+    service = GameService(store, token_secret(config, client, keys))
+    queue = Queue(f"{config.key_prefix}bots", connection=queue_client, serializer=JSONSerializer)
+    return Deps(config, client, keys, store, service, queue)
+
+
+_current = None
+
+
+def install(deps):
+    """Make `deps` this process's dependencies (the worker's jobs use them)."""
+    global _current
+    _current = deps
+
+
+def current():
+    global _current
+    if _current is None:
+        _current = build()
+    return _current

@@ -1,0 +1,126 @@
+"""The game service: load a table, let the rules decide, append with the expected version.
+
+The hot path of a move is: the table from an in-process cache of its last version,
+decide, one append (a Lua script) at that version. A stale cache (another process
+moved the game) shows up as a version conflict: read the tail, decide again, retry.
+So a move costs the same at the start and at the end of a long game.
+"""
+
+import secrets
+import time
+from collections import OrderedDict
+
+from shared import jsonutil, table, tokens
+from shared.games.base import RuleError
+from shared.store import VersionConflict
+
+RETRIES = 5
+
+
+class GameService:
+    def __init__(self, store, secret, clock=time.time, cache_size=2048):
+        self.store = store
+        self.keys = store.keys
+        self.secret = secret
+        self.clock = clock
+        self._cache = OrderedDict()
+        self._cache_size = cache_size
+
+    def create(self, game, seats, options):
+        """Open a table. Returns its id, version and the human seats' tokens."""
+        options = dict(options)
+        if options.get("seed") is None:
+            options["seed"] = secrets.token_hex(16)  # drawn from the OS; its hash is public
+        options["seed"] = str(options["seed"])
+        game_id = secrets.token_hex(6)
+        events = table.create(game_id, game, seats, options, options["seed"])
+        version = self.store.append(game_id, 0, events, self._now_ms())
+        created = table.fold(events)
+        self._remember(game_id, version, created)
+        self.store.redis.sadd(self.keys.live, game_id)
+        return {
+            "id": game_id,
+            "version": version,
+            "seats": [
+                self._seat_credentials(game_id, seat) for seat in table.public_seats(created)
+            ],
+        }
+
+    def _seat_credentials(self, game_id, seat):
+        human = seat["bot"] is None and not seat["open"]
+        return {
+            **seat,
+            "token": tokens.issue(self.secret, game_id, seat["seat"]) if human else None,
+        }
+
+    def claim(self, game_id, seat, name):
+        """Take an open seat; returns the version and the seat's token."""
+        version, _, _ = self._write(game_id, lambda t: table.claim(t, seat, name))
+        return {"version": version, "seat": seat, "token": tokens.issue(self.secret, game_id, seat)}
+
+    def command(self, game_id, seat, command, expected_version=None):
+        """Apply one seat's command. Returns (version, records, table after)."""
+        return self._write(game_id, lambda t: table.play(t, seat, command), expected_version)
+
+    def _write(self, game_id, decide, expected_version=None):
+        cached = True
+        for _ in range(RETRIES):
+            version, current = self.load(game_id, fresh=not cached)
+            if expected_version is not None and expected_version != version:
+                if cached:  # our cache may be behind the client: look again first
+                    cached = False
+                    continue
+                raise VersionConflict(expected_version, version)
+            try:
+                events = decide(current)
+            except RuleError:
+                if cached:  # refused by a possibly stale table: ask the stream first
+                    cached = False
+                    continue
+                raise
+            at = self._now_ms()
+            try:
+                new_version = self.store.append(game_id, version, events, at)
+            except VersionConflict:
+                cached = False
+                continue
+            after = table.fold(events, current)
+            self._remember(game_id, new_version, after)
+            records = [(version + i + 1, at, e) for i, e in enumerate(events)]
+            return new_version, records, after
+        raise VersionConflict(expected_version if expected_version is not None else version, -1)
+
+    def load(self, game_id, fresh=False):
+        """(version, table) of a game: from the cache, or from the projector's checkpoint
+        plus the stream's tail. Raises RuleError("unknown_game")."""
+        hit = self._cache.get(game_id)
+        if hit is not None and not fresh:
+            self._cache.move_to_end(game_id)
+            return hit
+        if hit is None:
+            hit = read_checkpoint(self.store.redis, self.keys, game_id)
+        version, current = hit
+        tail = self.store.read(game_id, after=version)
+        if tail:
+            current = table.fold((r.event for r in tail), current)
+            version = tail[-1].version
+        if current is None:
+            raise RuleError("unknown_game", f"no game {game_id!r}")
+        self._remember(game_id, version, current)
+        return version, current
+
+    def _remember(self, game_id, version, current):
+        self._cache[game_id] = (version, current)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    def _now_ms(self):
+        return int(self.clock() * 1000)
+
+
+def read_checkpoint(redis, keys, game_id):
+    """(version, table) the projector last built this game's read models from; (0, None)
+    when it has not seen the game yet."""
+    version, raw = redis.hmget(keys.checkpoint(game_id), ["version", "table"])
+    return (0, None) if version is None else (int(version), jsonutil.loads(raw))

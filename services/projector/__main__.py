@@ -1,0 +1,31 @@
+"""`python -m services.projector` follows the feed; `... rebuild` regenerates every read
+model from the streams and exits."""
+
+import argparse
+import logging
+import signal
+
+from services import deps as deps_module
+from services.projector import Projector
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m services.projector")
+    parser.add_argument("command", nargs="?", default="run", choices=["run", "rebuild"])
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="projector %(levelname)s %(message)s")
+    d = deps_module.build()
+    projector = Projector(d.store, schedule_bot=d.schedule_bot)
+    if args.command == "rebuild":
+        count = projector.rebuild()
+        print(f"rebuilt the read models of {count} games")
+        return
+    stopping = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, lambda *_: stopping.append(True))
+    logging.info("following %d feed partitions", d.store.partitions)
+    projector.run(stop=lambda: bool(stopping))
+
+
+if __name__ == "__main__":
+    main()

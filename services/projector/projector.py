@@ -1,0 +1,167 @@
+"""The projector: game streams in, read models out.
+
+Per game it keeps a checkpoint (the version its read models were built from, and the
+table at that version), so projecting is: read the stream after the checkpoint, fold,
+write every read model and the new checkpoint in one Lua call that refuses to go
+backwards. A duplicate notification, a crash half-way or two projectors racing on one
+game therefore leave the read models as one clean pass would.
+"""
+
+import logging
+import os
+import socket
+import time
+
+from redis.exceptions import ResponseError
+
+from services.game.service import read_checkpoint
+from shared import jsonutil, table
+
+log = logging.getLogger(__name__)
+
+GROUP = "projectors"
+
+# KEYS[1] the checkpoint, KEYS[2..] read models; ARGV[1] version, ARGV[2] the table,
+# ARGV[3..] the read models' documents in KEYS order.
+_WRITE_IF_NEWER = """
+local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if current >= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'table', ARGV[2])
+for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[i + 1]) end
+return 1
+"""
+
+
+def read_models(current, version):
+    """Every read model of one game at one version, as {name: document}: the public
+    summary, the spectator's view and one view per seat."""
+    seats = range(len(current["seats"]))
+    models = {"summary": table.summary(current, version), None: table.view(current, version, None)}
+    models.update({seat: table.view(current, version, seat) for seat in seats})
+    return models
+
+
+class Projector:
+    def __init__(self, store, schedule_bot=None, consumer=None):
+        self.store = store
+        self.redis = store.redis
+        self.keys = store.keys
+        self.schedule_bot = schedule_bot or (lambda game_id, seat, version: None)
+        self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
+        self._write = self.redis.register_script(_WRITE_IF_NEWER)
+
+    def project(self, game_id):
+        """Bring one game's read models up to its stream. Returns the version they show."""
+        version, current = read_checkpoint(self.redis, self.keys, game_id)
+        tail = self.store.read(game_id, after=version)
+        if not tail:
+            return version
+        current = table.fold((r.event for r in tail), current)
+        version = tail[-1].version
+        if self._save(game_id, current, version):
+            self._after_save(game_id, current, version, tail[0].at)
+        return version
+
+    def _save(self, game_id, current, version):
+        models = read_models(current, version)
+        names = list(models)
+        keys = [self.keys.checkpoint(game_id)] + [
+            self.keys.summary(game_id) if n == "summary" else self.keys.view(game_id, n)
+            for n in names
+        ]
+        docs = [jsonutil.dumps(models[n]) for n in names]
+        return self._write(keys=keys, args=[version, jsonutil.dumps(current), *docs]) == 1
+
+    def _after_save(self, game_id, current, version, at_ms):
+        """Keep the cross-game indexes in step and wake the bots that must move."""
+        pipe = self.redis.pipeline(transaction=False)
+        if current["status"] == "waiting":
+            pipe.zadd(self.keys.lobby, {game_id: at_ms}, nx=True)
+        else:
+            pipe.zrem(self.keys.lobby, game_id)
+        if current["status"] == "finished":
+            pipe.srem(self.keys.live, game_id)
+        else:
+            pipe.sadd(self.keys.live, game_id)
+        pipe.execute()
+        self.wake_bots(game_id, current, version)
+
+    def wake_bots(self, game_id, current, version):
+        if current["status"] != "active":
+            return
+        for seat in table.rules_of(current).to_act(current["rules"]):
+            if current["seats"][seat]["bot"]:
+                self.schedule_bot(game_id, seat, version)
+
+    def sweep(self):
+        """Project every unfinished game and wake its bots again: repairs a lost
+        notification or a bot job lost in a crash (a duplicate job is a no-op)."""
+        for raw in self.redis.smembers(self.keys.live):
+            game_id = raw.decode()
+            self.project(game_id)
+            version, current = read_checkpoint(self.redis, self.keys, game_id)
+            if current is not None:
+                self.wake_bots(game_id, current, version)
+
+    def rebuild(self):
+        """Throw every read model away and project every game again from its stream."""
+        game_ids = self.store.game_ids()
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.delete(self.keys.lobby, self.keys.live)
+        for game_id in game_ids:
+            pipe.delete(self.keys.checkpoint(game_id))
+        pipe.execute()
+        for game_id in game_ids:
+            self.project(game_id)
+        return len(game_ids)
+
+    # The feed: consumer groups over the partitions, so many projectors share the work.
+
+    def _feeds(self):
+        return [self.keys.feed(p) for p in range(self.store.partitions)]
+
+    def join_group(self):
+        for feed in self._feeds():
+            try:
+                self.redis.xgroup_create(feed, GROUP, id="0", mkstream=True)
+            except ResponseError as error:
+                if "BUSYGROUP" not in str(error):
+                    raise
+
+    def poll(self, block_ms=1000, count=200, pending=False):
+        """Read one batch of notifications, project the games they name, acknowledge
+        them. Returns how many notifications were handled."""
+        start = "0" if pending else ">"
+        batches = self.redis.xreadgroup(
+            GROUP,
+            self.consumer,
+            {feed: start for feed in self._feeds()},
+            count=count,
+            block=None if pending else block_ms,
+        )
+        handled = 0
+        for feed, entries in batches or []:
+            for game_id in dict.fromkeys(fields[b"g"].decode() for _, fields in entries):
+                self.project(game_id)
+            if entries:
+                self.redis.xack(feed, GROUP, *(entry_id for entry_id, _ in entries))
+                handled += len(entries)
+        return handled
+
+    def run(self, stop=lambda: False, sweep_every=30.0):
+        """Follow the feed until `stop()` is true: first what this consumer left
+        unacknowledged, then a sweep, then new notifications."""
+        self.join_group()
+        while self.poll(pending=True):
+            pass
+        self.sweep()
+        last_sweep = time.monotonic()
+        while not stop():
+            try:
+                self.poll()
+                if time.monotonic() - last_sweep > sweep_every:
+                    self.sweep()
+                    last_sweep = time.monotonic()
+            except Exception:  # one bad game must not stop every other game's views
+                log.exception("projection failed; retrying")
+                time.sleep(0.5)

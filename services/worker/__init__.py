@@ -1,0 +1,1 @@
+"""RQ jobs: bot turns (and, later, timers). Run by `python -m services.worker`."""

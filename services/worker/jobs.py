@@ -1,0 +1,50 @@
+"""RQ jobs. Each reads what it needs, acts through the game service, and treats a
+stale situation (the game moved on since the job was enqueued) as a no-op."""
+
+import logging
+import random
+
+from services import deps as deps_module
+from shared import bots, jsonutil
+from shared.games.base import RuleError
+from shared.store import VersionConflict
+
+log = logging.getLogger(__name__)
+
+
+def bot_job_id(game_id, seat, version):
+    """One job per game, seat and version: enqueueing a turn twice is harmless."""
+    return f"bot-{game_id}-{seat}-{version}"
+
+
+def enqueue_bot_turn(queue, game_id, seat, version):
+    queue.enqueue(
+        play_bot_turn,
+        game_id,
+        seat,
+        version,
+        job_id=bot_job_id(game_id, seat, version),
+        result_ttl=60,
+        failure_ttl=24 * 3600,
+    )
+
+
+def play_bot_turn(game_id, seat, version):
+    """The bot in `seat` moves, seeing only its own seat's view at `version`."""
+    d = deps_module.current()
+    raw = d.redis.get(d.keys.view(game_id, seat))
+    view = jsonutil.loads(raw) if raw else None
+    if view is None or view["version"] != version or seat not in view["to_act"]:
+        return "stale"
+    bot = view["seats"][seat]["bot"]
+    if not bot:
+        return "not a bot"
+    command = bots.choose(bot, view, random.Random(bot_job_id(game_id, seat, version)))
+    try:
+        d.service.command(game_id, seat, command, expected_version=version)
+    except VersionConflict:
+        return "stale"
+    except RuleError as error:  # a bot bug: keep the worker alive and say so
+        log.error("bot %s in %s seat %s refused: %s", bot, game_id, seat, error.message)
+        return f"refused: {error.code}"
+    return "moved"

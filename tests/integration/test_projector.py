@@ -1,0 +1,129 @@
+"""services/projector: read models from the streams, on fakeredis and on a real Redis."""
+
+from services.projector.projector import Projector
+from shared import jsonutil, table
+from tests.helpers import humans
+
+
+def stored(deps, key):
+    raw = deps.redis.get(key)
+    return None if raw is None else jsonutil.loads(raw)
+
+
+def move(deps, game_id, times=1):
+    for _ in range(times):
+        _, current = deps.service.load(game_id)
+        rules = table.rules_of(current)
+        seat = rules.to_act(current["rules"])[0]
+        deps.service.command(game_id, seat, rules.legal(current["rules"], seat)[0])
+
+
+def all_read_models(deps):
+    found = {}
+    for key in deps.redis.scan_iter(match=f"{deps.keys.prefix}*"):
+        kind = deps.redis.type(key)
+        if kind == b"string":
+            found[key] = deps.redis.get(key)
+        elif kind == b"hash":
+            found[key] = deps.redis.hgetall(key)
+        elif kind == b"zset":
+            found[key] = deps.redis.zrange(key, 0, -1)
+        elif kind == b"set":
+            found[key] = deps.redis.smembers(key)
+    return found
+
+
+def test_each_seat_gets_a_view_with_only_its_own_hand(deps, projector):
+    game_id = deps.service.create("alebrijes", humans("a", "b", "c"), {"seed": 2})["id"]
+    version = projector.project(game_id)
+    _, current = deps.service.load(game_id)
+    for seat in range(3):
+        view = stored(deps, deps.keys.view(game_id, seat))
+        assert view == table.view(current, version, seat)
+        assert view["seat"] == seat and view["version"] == version
+    spectator = stored(deps, deps.keys.view(game_id, None))
+    assert spectator["seat"] is None and spectator["legal"] == []
+    assert stored(deps, deps.keys.summary(game_id)) == table.summary(current, version)
+
+
+def test_projecting_twice_changes_nothing(deps, projector):
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 2})["id"]
+    projector.project(game_id)
+    before = all_read_models(deps)
+    assert projector.project(game_id) == deps.store.version(game_id)
+    assert all_read_models(deps) == before
+
+
+def test_an_older_projection_never_overwrites_a_newer_one(deps, projector):
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 2})["id"]
+    old_version, old_table = deps.service.load(game_id)
+    move(deps, game_id, 2)
+    projector.project(game_id)
+    newer = stored(deps, deps.keys.view(game_id, 0))
+    assert projector._save(game_id, old_table, old_version) is False  # a slow racing projector
+    assert stored(deps, deps.keys.view(game_id, 0)) == newer
+
+
+def test_the_lobby_lists_waiting_games_and_drops_them_once_started(deps, projector):
+    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
+    projector.project(game_id)
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == [game_id.encode()]
+    deps.service.claim(game_id, 1, "b")
+    projector.project(game_id)
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == []
+
+
+def test_the_feed_wakes_the_projector_and_is_acknowledged(deps, projector):
+    projector.join_group()
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 4})["id"]
+    move(deps, game_id, 3)
+    handled = projector.poll(block_ms=10)
+    assert handled >= 1
+    assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)
+    assert projector.poll(block_ms=10) == 0
+    assert projector.poll(pending=True) == 0  # nothing left unacknowledged
+
+
+def test_a_notification_left_unacknowledged_by_a_crash_is_handled_on_restart(deps):
+    crashed = Projector(deps.store, consumer="crashed")
+    crashed.join_group()
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 4})["id"]
+    # The crashed projector read the notification but died before projecting it.
+    deps.redis.xreadgroup(
+        "projectors", "crashed", {deps.keys.feed(deps.store.partition(game_id)): ">"}
+    )
+    assert deps.redis.get(deps.keys.view(game_id, 0)) is None
+    restarted = Projector(deps.store, consumer="crashed")
+    assert restarted.poll(pending=True) == 1
+    assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)
+
+
+def test_the_sweep_repairs_a_lost_notification(deps, projector):
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 4})["id"]
+    deps.redis.delete(*(deps.keys.feed(p) for p in range(deps.store.partitions)))
+    projector.sweep()
+    assert stored(deps, deps.keys.view(game_id, 1))["version"] == deps.store.version(game_id)
+
+
+def test_rebuild_regenerates_the_same_read_models(deps, projector):
+    waiting = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
+    playing = deps.service.create("alebrijes", humans("a", "b", "c"), {"seed": 8})["id"]
+    move(deps, playing, 5)
+    for game_id in (waiting, playing):
+        projector.project(game_id)
+    live = all_read_models(deps)
+    deps.redis.delete(deps.keys.view(playing, 1), deps.keys.lobby)  # damage them
+    assert projector.rebuild() == 2
+    assert all_read_models(deps) == live
+
+
+def test_a_bot_to_act_is_scheduled_once_per_version(deps):
+    scheduled = []
+    projector = Projector(deps.store, schedule_bot=lambda *job: scheduled.append(job))
+    game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})[
+        "id"
+    ]
+    version = projector.project(game_id)
+    assert scheduled == [(game_id, 0, version)]
+    projector.project(game_id)
+    assert scheduled == [(game_id, 0, version)]

@@ -1,0 +1,66 @@
+"""services/worker: bot turns as RQ jobs run by a real (non-forking) RQ worker, on
+fakeredis and on a real Redis server."""
+
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from services.worker import jobs
+from shared import bots, jsonutil
+
+FOUR_BOTS = [{"bot": "random"}] * 4
+
+
+def run_until_quiet(deps, projector, max_rounds=5000):
+    """Alternate projector and worker until neither has anything to do."""
+    worker = SimpleWorker([deps.queue], connection=deps.redis, serializer=JSONSerializer)
+    projector.join_group()
+    for _ in range(max_rounds):
+        handled = projector.poll(block_ms=1)
+        if not handled and deps.queue.count == 0:
+            return
+        worker.work(burst=True, logging_level="ERROR")
+    raise AssertionError("the game did not settle")
+
+
+def test_four_random_bots_play_a_whole_game_through_rq(deps, projector):
+    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11, "rounds": 1})["id"]
+    run_until_quiet(deps, projector)
+    _, current = deps.service.load(game_id, fresh=True)
+    assert current["status"] == "finished"
+    summary = jsonutil.loads(deps.redis.get(deps.keys.summary(game_id)))
+    assert summary["status"] == "finished" and len(summary["result"]["scores"]) == 4
+
+
+def test_a_bot_decides_from_its_own_seats_view_only(deps, projector, monkeypatch):
+    seen = []
+    real_choose = bots.choose
+
+    def spy(bot, view, rng):
+        seen.append(view)
+        return real_choose(bot, view, rng)
+
+    monkeypatch.setattr(bots, "choose", spy)
+    game_id = deps.service.create("alebrijes", [{"name": "ana"}, {"bot": "random"}], {"seed": 3})[
+        "id"
+    ]
+    projector.project(game_id)
+    # Seat 0 (the human) acts first: exchange nothing, then the bot's turn comes.
+    deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
+    version = projector.project(game_id)
+    assert jobs.play_bot_turn(game_id, 1, version) == "moved"
+    assert seen == [jsonutil.loads(deps.redis.get(deps.keys.view(game_id, 1)))]
+    assert seen[0]["seat"] == 1
+    human_hand = jsonutil.loads(deps.redis.get(deps.keys.view(game_id, 0)))["state"]["hand"]
+    assert "hand" in seen[0]["state"] and seen[0]["state"]["hand"] != human_hand
+
+
+def test_a_stale_bot_job_is_a_no_op(deps, projector):
+    game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})[
+        "id"
+    ]
+    version = projector.project(game_id)
+    assert jobs.play_bot_turn(game_id, 0, version) == "moved"
+    projector.project(game_id)
+    after = deps.store.version(game_id)
+    assert jobs.play_bot_turn(game_id, 0, version) == "stale"
+    assert deps.store.version(game_id) == after
