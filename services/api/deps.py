@@ -1,0 +1,31 @@
+"""Per-app dependencies and the small helpers every route uses."""
+
+from contextlib import contextmanager
+
+from flask import Response, current_app
+
+from services.api.errors import ApiError
+from shared import jsonutil
+from shared.games.base import RuleError
+from shared.store import VersionConflict
+
+
+def deps():
+    return current_app.extensions["tablestream"]
+
+
+def json_response(body, status=200):
+    """A JSON response from a value or from JSON bytes already stored."""
+    raw = body if isinstance(body, bytes) else jsonutil.dumps(body)
+    return Response(raw, status, mimetype="application/json")
+
+
+@contextmanager
+def refused():
+    """Turn the game service's refusals into API errors."""
+    try:
+        yield
+    except RuleError as error:
+        raise ApiError(error.code, error.message) from None
+    except VersionConflict as conflict:
+        raise ApiError("version_conflict", str(conflict)) from None

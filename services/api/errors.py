@@ -1,0 +1,92 @@
+"""One error shape for every failure: application/problem+json (RFC 9457) with a
+stable machine-readable `code`. Clients branch on `code`, never on `title` or `detail`."""
+
+import logging
+
+import orjson
+from flask import Response
+
+log = logging.getLogger(__name__)
+
+PROBLEM = "application/problem+json"
+
+# code -> HTTP status. Codes are a public contract: add, never rename.
+STATUS = {
+    "bad_request": 400,
+    "bad_command": 400,
+    "bad_options": 400,
+    "unauthorized": 401,
+    "forbidden": 403,
+    "not_found": 404,
+    "unknown_game": 404,
+    "unknown_seat": 404,
+    "method_not_allowed": 405,
+    "not_your_turn": 409,
+    "version_conflict": 409,
+    "seat_taken": 409,
+    "game_not_waiting": 409,
+    "game_not_active": 409,
+    "payload_too_large": 413,
+    "unsupported_media_type": 415,
+    "illegal_move": 422,
+    "internal_error": 500,
+}
+
+_HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "bad_request",
+}
+
+
+class ApiError(Exception):
+    """A refusal with a stable code; `errors` details field-level problems."""
+
+    def __init__(self, code, detail, errors=None):
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.errors = errors
+
+
+def problem(code, detail, errors=None, headers=None):
+    status = STATUS.get(code, 400)
+    body = {
+        "type": f"about:blank#{code}",
+        "title": code.replace("_", " "),
+        "status": status,
+        "code": code,
+        "detail": detail,
+    }
+    if errors:
+        body["errors"] = errors
+    raw = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
+    return Response(raw, status, headers=headers, mimetype=PROBLEM)
+
+
+def handle_api_error(error):
+    return problem(error.code, error.detail, error.errors)
+
+
+def handle_http_exception(error):
+    """Werkzeug's and webargs' exceptions (bad JSON, validation, 404, 405, 413...)."""
+    if error.code >= 500:
+        return handle_unexpected(error)
+    code = _HTTP_CODES.get(error.code, "bad_request")
+    data = getattr(error, "data", None) or {}
+    errors = data.get("messages") or data.get("errors")
+    if isinstance(errors, dict) and set(errors) == {"json"}:  # webargs nests by location
+        errors = errors["json"]
+    detail = "the request body is not valid" if errors else error.description
+    headers = {"Allow": ", ".join(error.valid_methods)} if code == "method_not_allowed" else None
+    return problem(code, detail, errors if isinstance(errors, dict) else None, headers)
+
+
+def handle_unexpected(error):
+    log.exception("unexpected error", exc_info=error)
+    return problem("internal_error", "the server failed; the request may be retried")

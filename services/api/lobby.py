@@ -1,0 +1,71 @@
+"""/v1/games: open a table, list the games waiting for players, a game's public
+summary, and claiming an open seat."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from services.api import schemas
+from services.api.deps import deps, json_response, refused
+from shared import jsonutil, table
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables and seats")
+
+
+@blp.route("")
+class Games(MethodView):
+    @blp.arguments(schemas.LobbyQuery, location="query", error_status_code=400)
+    @blp.response(200, schemas.Lobby)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    def get(self, query):
+        """The games waiting for players, oldest first."""
+        d = deps()
+        ids = d.redis.zrange(d.keys.lobby, 0, query["limit"] * 2 - 1)
+        pipe = d.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.get(d.keys.summary(game_id.decode()))
+        found = [jsonutil.loads(raw) for raw in pipe.execute() if raw]
+        # The lobby index may lag its summaries by a moment: trust the summary.
+        waiting = [s for s in found if s["status"] == "waiting"]
+        if "game" in query:
+            waiting = [s for s in waiting if s["game"] == query["game"]]
+        return json_response({"games": waiting[: query["limit"]]})
+
+    @blp.arguments(schemas.CreateGame, error_status_code=400)
+    @blp.response(201, schemas.Created)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    def post(self, body):
+        """Open a table. Human seats get a bearer token each; the game starts when no
+        seat is open."""
+        options = {k: v for k, v in body["options"].items() if v is not None}
+        with refused():
+            created = deps().service.create(body["game"], body["seats"], options)
+        return json_response(created, 201)
+
+
+@blp.route("/<game_id>")
+class Game(MethodView):
+    @blp.response(200, schemas.Summary)
+    @blp.alt_response(404, response="NOT_FOUND")
+    def get(self, game_id):
+        """A game's public summary."""
+        d = deps()
+        raw = d.redis.get(d.keys.summary(game_id))
+        if raw is not None:
+            return json_response(raw)
+        with refused():  # not projected yet: answer from the stream itself
+            version, current = d.service.load(game_id)
+        return json_response(table.summary(current, version))
+
+
+@blp.route("/<game_id>/seats/<int:seat>")
+class Seat(MethodView):
+    @blp.arguments(schemas.ClaimSeat, error_status_code=400)
+    @blp.response(200, schemas.Claimed)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    def post(self, body, game_id, seat):
+        """Claim an open seat: returns its bearer token."""
+        with refused():
+            claimed = deps().service.claim(game_id, seat, body["name"])
+        return json_response(claimed)

@@ -1,0 +1,26 @@
+"""`python -m services.api.openapi` prints the OpenAPI document as YAML; `--write`
+updates openapi.yaml at the repository's root (a test fails when it is stale)."""
+
+import sys
+from pathlib import Path
+
+import yaml
+
+from services.api import create_app
+
+PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+
+
+def document():
+    app = create_app(deps="spec only: no Redis needed")
+    with app.app_context():
+        spec = app.extensions["flask-smorest"]["apis"][""]["ext_obj"].spec.to_dict()
+    return yaml.safe_dump(spec, sort_keys=False, allow_unicode=True, width=100)
+
+
+if __name__ == "__main__":
+    text = document()
+    if "--write" in sys.argv:
+        PATH.write_text(text)
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,126 @@
+"""Playing a game: a seat's view, sending a command, reading the event log."""
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import ValidationError
+
+from services.api import schemas
+from services.api.auth import seat_of
+from services.api.deps import deps, json_response, refused
+from services.api.errors import ApiError
+from services.api.games import COMMAND_SCHEMAS
+from services.api.schemas import _COMMANDS
+from shared import jsonutil, table
+
+blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a game")
+
+BEARER = [{"seatToken": []}, {}]
+
+
+def _ref(schema):
+    return {"$ref": f"#/components/schemas/{schema.__name__}"}
+
+
+@blp.route("/<game_id>/view")
+class GameView(MethodView):
+    @blp.response(200, schemas.View)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.doc(security=BEARER)
+    def get(self, game_id):
+        """What the caller's seat may see (a seat token), or the spectator view (none)."""
+        d = deps()
+        seat = seat_of(game_id, d.service.secret, required=False)
+        raw = d.redis.get(d.keys.view(game_id, seat))
+        if raw is not None:
+            return json_response(raw)
+        with refused():  # not projected yet: answer from the stream itself
+            version, current = d.service.load(game_id)
+        if seat is not None and seat >= len(current["seats"]):
+            raise ApiError("forbidden", "the token's seat is not in this game")
+        return json_response(table.view(current, version, seat))
+
+
+@blp.route("/<game_id>/commands")
+class Commands(MethodView):
+    @blp.doc(
+        security=[{"seatToken": []}],
+        requestBody={
+            "required": True,
+            "description": "One command of the game's; see each game's commands.",
+            "content": {"application/json": {"schema": {"anyOf": [_ref(c) for c in _COMMANDS]}}},
+        },
+    )
+    @blp.response(200, schemas.Moved)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
+    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
+    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    def post(self, game_id):
+        """Send one command as the token's seat. Returns the new version and the
+        events it caused, as this seat may see them."""
+        d = deps()
+        seat = seat_of(game_id, d.service.secret, required=True)
+        body = _json_object()
+        with refused():
+            _, current = d.service.load(game_id)
+            command = _validated(current["game"], body)
+            expected = command.pop("expected_version", None)
+            version, records, after = d.service.command(game_id, seat, command, expected)
+        events = [_event(after, r, seat) for r in records]
+        return json_response({"version": version, "events": events})
+
+
+def _json_object():
+    if not request.is_json:
+        raise ApiError("unsupported_media_type", "send the command as application/json")
+    try:
+        body = jsonutil.loads(request.get_data())
+    except jsonutil.JSONDecodeError:
+        raise ApiError("bad_request", "the body is not valid JSON") from None
+    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
+        raise ApiError("bad_request", 'a command is a JSON object with a "type"')
+    return body
+
+
+def _validated(game, body):
+    schema = COMMAND_SCHEMAS[game].get(body["type"])
+    if schema is None:
+        known = sorted(COMMAND_SCHEMAS[game])
+        raise ApiError("bad_command", f"{game} has no command {body['type']!r}; try {known}")
+    try:
+        return schema().load(body)
+    except ValidationError as error:
+        raise ApiError("bad_command", "the command is not valid", error.messages) from None
+
+
+def _event(current, record, seat):
+    version, at, event = record
+    return {**table.redact(current, event, seat), "version": version, "at": at}
+
+
+@blp.route("/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(schemas.EventsQuery, location="query", error_status_code=400)
+    @blp.response(200, schemas.EventPage)
+    @blp.alt_response(400, response="BAD_REQUEST")
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.doc(security=BEARER)
+    def get(self, query, game_id):
+        """The game's event log after version `after`: as the caller's seat (or a
+        spectator) may see it while the game runs, whole once it has finished."""
+        d = deps()
+        seat = seat_of(game_id, d.service.secret, required=False)
+        with refused():
+            version, current = d.service.load(game_id, fresh=True)
+        records = d.store.read(game_id, after=query["after"], limit=query["limit"])
+        events = [_event(current, (r.version, r.at, r.event), seat) for r in records]
+        return json_response({"events": events, "version": version})

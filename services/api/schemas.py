@@ -1,0 +1,176 @@
+"""The API's request and response schemas (marshmallow). The OpenAPI document is
+generated from these same classes, and request bodies are validated with them."""
+
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+
+from services.api.fields import AnyOf, Seed
+from services.api.games import COMMAND_SCHEMAS, STATE_SCHEMAS
+from shared import games, table
+
+NAME = validate.Length(min=1, max=40)
+
+
+class SeatSpec(Schema):
+    name = fields.String(validate=NAME, metadata={"description": "A human player's name."})
+    bot = fields.String(validate=validate.OneOf(table.BOTS), metadata={"description": "A bot."})
+    open = fields.Boolean(metadata={"description": "A seat left for someone to claim."})
+
+    @validates_schema
+    def one_kind(self, data, **kwargs):
+        named, bot, open_seat = (data.get(k) for k in ("name", "bot", "open"))
+        if (open_seat and (named or bot)) or not (named or bot or open_seat):
+            raise ValidationError("a seat is {name}, {bot} (with an optional name) or {open: true}")
+
+
+class Options(Schema):
+    seed = Seed(
+        allow_none=True,
+        metadata={
+            "description": "Fixes every shuffle. Drawn by the server when left out; its "
+            "SHA-256 is public and the seed is revealed when the game ends."
+        },
+    )
+    deck = fields.List(
+        fields.String(validate=validate.Length(min=1, max=4)),
+        allow_none=True,
+        validate=validate.Length(max=200),
+        metadata={
+            "description": "A complete ordering of the game's cards, in the order the "
+            "rulebook deals (see the game's rules page). Marks the game custom_deck."
+        },
+    )
+    variant = fields.String(
+        allow_none=True,
+        validate=validate.Length(max=40),
+        metadata={
+            "description": "Switches on one of the game's on/off options by name "
+            "(Alebrijes: one_turn)."
+        },
+    )
+    rounds = fields.Integer(
+        validate=validate.Range(min=1, max=20),
+        metadata={"description": "Alebrijes: rounds to play (default 3)."},
+    )
+    one_turn = fields.Boolean(
+        metadata={"description": "Alebrijes: each trick is one lap (the rulebook's variant)."}
+    )
+
+
+class CreateGame(Schema):
+    game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
+    seats = fields.List(
+        fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8)
+    )
+    options = fields.Nested(Options, load_default=dict)
+
+
+class PublicSeat(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(allow_none=True, required=True)
+    bot = fields.String(allow_none=True, required=True)
+    open = fields.Boolean(required=True)
+
+
+class SeatCredentials(PublicSeat):
+    token = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Bearer token of a human seat; null for bots and open seats."},
+    )
+
+
+class Created(Schema):
+    id = fields.String(required=True)
+    version = fields.Integer(required=True)
+    seats = fields.List(fields.Nested(SeatCredentials), required=True)
+
+
+class ClaimSeat(Schema):
+    name = fields.String(required=True, validate=NAME)
+
+
+class Claimed(Schema):
+    version = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True)
+
+
+class Result(Schema):
+    winners = fields.List(fields.Integer(), required=True)
+    scores = fields.List(fields.Float(), required=True)
+
+    class Meta:
+        unknown = "include"
+
+
+class Summary(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
+    version = fields.Integer(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(["waiting", "active", "finished"])
+    )
+    seats = fields.List(fields.Nested(PublicSeat), required=True)
+    options = fields.Dict(required=True, metadata={"description": "The game's options in force."})
+    custom_deck = fields.Boolean(required=True)
+    seed_sha256 = fields.String(required=True)
+    seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
+    result = fields.Nested(Result, allow_none=True, required=True)
+
+
+class Lobby(Schema):
+    games = fields.List(fields.Nested(Summary), required=True)
+
+
+_COMMANDS = [s for by_type in COMMAND_SCHEMAS.values() for s in by_type.values()]
+
+
+class View(Summary):
+    seat = fields.Integer(
+        allow_none=True, required=True, metadata={"description": "null: spectator"}
+    )
+    to_act = fields.List(fields.Integer(), required=True)
+    legal = fields.List(
+        AnyOf(*_COMMANDS),
+        required=True,
+        metadata={"description": "Every command this seat may send now, each as it can be sent."},
+    )
+    state = AnyOf(*STATE_SCHEMAS.values(), allow_none=True, required=True)
+
+
+class Event(Schema):
+    version = fields.Integer(required=True)
+    at = fields.Integer(required=True, metadata={"description": "Append time, ms since the epoch."})
+    type = fields.String(required=True)
+
+    class Meta:
+        unknown = "include"
+
+
+class Moved(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+
+
+class EventsQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+
+
+class LobbyQuery(Schema):
+    game = fields.String(validate=validate.OneOf(games.NAMES))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+
+
+class EventPage(Schema):
+    events = fields.List(fields.Nested(Event), required=True)
+    version = fields.Integer(required=True, metadata={"description": "The game's version now."})
+
+
+class Problem(Schema):
+    type = fields.String(required=True)
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, metadata={"description": "Stable error code."})
+    detail = fields.String(required=True)
+    errors = fields.Dict(metadata={"description": "Field-level problems of the request."})

@@ -1,0 +1,124 @@
+"""The REST contract, in-process: create, claim, view, command, events, lobby."""
+
+from shared import jsonutil
+from tests.helpers import humans
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(client, seats, **options):
+    response = client.post(
+        "/v1/games", json={"game": "alebrijes", "seats": seats, "options": options}
+    )
+    assert response.status_code == 201, response.get_json()
+    return response.get_json()
+
+
+def view_of(client, game, seat=None):
+    headers = auth(game["seats"][seat]["token"]) if seat is not None else {}
+    response = client.get(f"/v1/games/{game['id']}/view", headers=headers)
+    assert response.status_code == 200
+    return response.get_json()
+
+
+def play_to_the_end(client, game, projector, seat_count):
+    """Every seat sends its first legal command until the game is over."""
+    for _ in range(5000):
+        projector.project(game["id"])
+        spectator = view_of(client, game)
+        if spectator["status"] == "finished":
+            return spectator
+        seat = spectator["to_act"][0]
+        command = view_of(client, game, seat)["legal"][0]
+        response = client.post(
+            f"/v1/games/{game['id']}/commands",
+            json=command,
+            headers=auth(game["seats"][seat]["token"]),
+        )
+        assert response.status_code == 200, response.get_json()
+    raise AssertionError("the game did not end")
+
+
+def test_created_game_answers_views_before_and_after_projection(client, projector):
+    game = create(client, humans("ana", "bo"), seed=1)
+    before = view_of(client, game, 0)
+    projector.project(game["id"])
+    assert view_of(client, game, 0) == before
+    assert before["seat"] == 0 and before["status"] == "active" and before["to_act"] == [0]
+    assert before["legal"] and all("type" in c for c in before["legal"])
+
+
+def test_a_seats_view_shows_its_hand_and_no_other(client, projector):
+    game = create(client, humans("ana", "bo", "cy"), seed=1)
+    projector.project(game["id"])
+    views = [view_of(client, game, seat) for seat in range(3)]
+    hands = [v["state"]["hand"] for v in views]
+    for seat, view in enumerate(views):
+        text = jsonutil.dumps(view["state"]).decode()
+        others = [h for i, h in enumerate(hands) if i != seat]
+        assert view["state"]["hand"] == hands[seat]
+        assert all(str(other) not in text for other in others)
+    spectator = view_of(client, game)
+    assert spectator["legal"] == [] and not spectator["state"].get("hand")
+
+
+def test_a_command_returns_the_new_version_and_the_events_as_the_seat_sees_them(client):
+    game = create(client, humans("ana", "bo"), seed=4)
+    command = view_of(client, game, 0)["legal"][0]
+    response = client.post(
+        f"/v1/games/{game['id']}/commands", json=command, headers=auth(game["seats"][0]["token"])
+    )
+    moved = response.get_json()
+    assert response.status_code == 200
+    assert moved["version"] > game["version"]
+    assert [e["version"] for e in moved["events"]] == list(
+        range(game["version"] + 1, moved["version"] + 1)
+    )
+
+
+def test_an_open_seat_is_claimed_and_the_game_starts(client, projector):
+    game = create(client, [{"name": "ana"}, {"open": True}])
+    projector.project(game["id"])
+    lobby = client.get("/v1/games").get_json()["games"]
+    assert [g["id"] for g in lobby] == [game["id"]]
+    assert view_of(client, game)["status"] == "waiting"
+    response = client.post(f"/v1/games/{game['id']}/seats/1", json={"name": "bo"})
+    assert response.status_code == 200
+    token = response.get_json()["token"]
+    projector.project(game["id"])
+    assert client.get("/v1/games").get_json()["games"] == []
+    mine = client.get(f"/v1/games/{game['id']}/view", headers=auth(token)).get_json()
+    assert mine["seat"] == 1 and mine["status"] == "active"
+
+
+def test_the_log_is_redacted_while_running_and_whole_once_finished(client, deps, projector):
+    game = create(client, humans("ana", "bo"), seed=6, rounds=1)
+    running = client.get(f"/v1/games/{game['id']}/events", headers=auth(game["seats"][0]["token"]))
+    redacted = running.get_json()["events"]
+    whole = [r.event for r in deps.store.read(game["id"])]
+    assert "seed" not in redacted[0] and "deck" not in redacted[0]
+    assert jsonutil.dumps(redacted) != jsonutil.dumps(whole)
+    final = play_to_the_end(client, game, projector, 2)
+    assert final["result"]["winners"] and len(final["result"]["scores"]) == 2
+    assert final["seed"] == "6"
+    finished = client.get(f"/v1/games/{game['id']}/events?limit=1000").get_json()["events"]
+    assert [{k: v for k, v in e.items() if k not in ("version", "at")} for e in finished] == [
+        r.event for r in deps.store.read(game["id"])
+    ]
+
+
+def test_events_are_paged_by_version(client):
+    game = create(client, humans("ana", "bo"), seed=6)
+    page = client.get(f"/v1/games/{game['id']}/events?after=1&limit=1").get_json()
+    assert [e["version"] for e in page["events"]] == [2] and page["version"] == game["version"]
+
+
+def test_the_summary_is_public_and_marks_a_custom_deck(client, projector):
+    from shared.games import alebrijes
+
+    game = create(client, humans("ana", "bo"), deck=list(alebrijes.CARDS))
+    summary = client.get(f"/v1/games/{game['id']}").get_json()
+    assert summary["custom_deck"] is True and summary["seed"] is None
+    assert "deck" not in summary and "seed_sha256" in summary
