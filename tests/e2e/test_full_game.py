@@ -1,0 +1,67 @@
+"""A scripted human and three random bots play a whole game of Alebrijes over HTTP
+against the real processes: gunicorn, projector, RQ worker and an embedded Redis."""
+
+import time
+
+import pytest
+
+from tests.e2e.conftest import process_tree, start_stack
+
+pytestmark = pytest.mark.e2e
+
+
+def wait_for_turn(client, game_id, token, timeout=30.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        view = client.view(game_id, token)
+        if view["status"] == "finished" or view["seat"] in view["to_act"]:
+            return view
+        time.sleep(0.02)
+    raise AssertionError("the bots did not move")
+
+
+def test_a_human_and_three_bots_play_a_whole_game(stack):
+    client = stack
+    game = client.create([{"name": "ana"}] + [{"bot": "random"}] * 3, seed=2026, rounds=1)
+    token = game["seats"][0]["token"]
+    seen_hands = set()
+    for _ in range(500):
+        view = wait_for_turn(client, game["id"], token)
+        if view["status"] == "finished":
+            break
+        seen_hands.add(tuple(view["state"]["hand"]))
+        # The scripted human: always the first legal command, with the version it saw.
+        command = {**view["legal"][0], "expected_version": view["version"]}
+        response = client.command(game["id"], token, command)
+        assert response.status_code in (200, 409), response.text
+    assert view["status"] == "finished"
+    result = view["result"]
+    assert len(result["scores"]) == 4 and result["winners"]
+    assert all(score <= 0 for score in result["scores"])
+    log = client.call("GET", f"/v1/games/{game['id']}/events?limit=1000").json()["events"]
+    assert log[0]["type"] == "game_created" and log[-1]["type"] == "game_ended"
+    assert log[0]["seed"] == "2026" and log[-1]["result"] == result
+
+
+def test_the_lobby_and_claiming_a_seat_over_http(stack):
+    client = stack
+    game = client.create([{"name": "ana"}, {"open": True}], seed=1)
+    deadline = time.monotonic() + 10
+    while game["id"] not in [g["id"] for g in client.call("GET", "/v1/games").json()["games"]]:
+        assert time.monotonic() < deadline, "the game never reached the lobby"
+        time.sleep(0.05)
+    claimed = client.call("POST", f"/v1/games/{game['id']}/seats/1", json={"name": "bo"}).json()
+    assert client.view(game["id"], claimed["token"])["status"] == "active"
+
+
+def test_ctrl_c_stops_every_process(tmp_path_factory):
+    client, run = start_stack(tmp_path_factory)
+    assert client.call("GET", "/v1/games").status_code == 200
+    children = process_tree(run.pid)
+    assert len(children) >= 4  # redis, gunicorn (+ its workers), projector, worker
+    run.send_signal(2)  # SIGINT, as Ctrl-C sends
+    run.wait(30)
+    deadline = time.monotonic() + 15
+    while any(c.is_running() and c.status() != "zombie" for c in children):
+        assert time.monotonic() < deadline, "a child outlived services.run"
+        time.sleep(0.1)
