@@ -1,6 +1,7 @@
 """The REST contract, in-process: create, claim, view, command, events, lobby."""
 
 from shared import jsonutil
+from shared.games import alebrijes
 from tests.helpers import humans
 
 
@@ -50,18 +51,49 @@ def test_created_game_answers_views_before_and_after_projection(client, projecto
     assert before["legal"] and all("type" in c for c in before["legal"])
 
 
-def test_a_seats_view_shows_its_hand_and_no_other(client, projector):
+def card_codes(value):
+    """Every card code anywhere in a JSON value, as a sorted list (a multiset)."""
+    if isinstance(value, dict):
+        return sorted(c for v in value.values() for c in card_codes(v))
+    if isinstance(value, list):
+        return sorted(c for v in value for c in card_codes(v))
+    return [value] if isinstance(value, str) and value in alebrijes.CARDS else []
+
+
+def test_a_seat_sees_its_own_hand_and_no_other_card(client, projector):
     game = create(client, humans("ana", "bo", "cy"), seed=1)
     projector.project(game["id"])
-    views = [view_of(client, game, seat) for seat in range(3)]
-    hands = [v["state"]["hand"] for v in views]
-    for seat, view in enumerate(views):
-        text = jsonutil.dumps(view["state"]).decode()
-        others = [h for i, h in enumerate(hands) if i != seat]
-        assert view["state"]["hand"] == hands[seat]
-        assert all(str(other) not in text for other in others)
+    for seat in range(3):
+        view = view_of(client, game, seat)
+        # Before anyone has played, the only cards a seat may see are its own.
+        assert card_codes(view["state"]) == sorted(view["state"]["hand"])
+        assert len(view["state"]["hand"]) == 10
+        log = client.get(
+            f"/v1/games/{game['id']}/events", headers=auth(game["seats"][seat]["token"])
+        )
+        assert card_codes(log.get_json()["events"]) == sorted(view["state"]["hand"])
     spectator = view_of(client, game)
-    assert spectator["legal"] == [] and not spectator["state"].get("hand")
+    assert spectator["legal"] == [] and card_codes(spectator["state"]) == []
+    assert card_codes(client.get(f"/v1/games/{game['id']}/events").get_json()) == []
+
+
+def test_an_exchange_shows_its_cards_to_the_exchanging_seat_only(client):
+    game = create(client, humans("ana", "bo"), seed=3)
+    hand = view_of(client, game, 0)["state"]["hand"]
+    response = client.post(
+        f"/v1/games/{game['id']}/commands",
+        json={"type": "exchange", "cards": hand[:2]},
+        headers=auth(game["seats"][0]["token"]),
+    )
+    mine = response.get_json()["events"][0]
+    assert mine["type"] == "exchanged" and sorted(mine["laid_aside"]) == sorted(hand[:2])
+    assert len(mine["drawn"]) == 2
+    theirs = client.get(
+        f"/v1/games/{game['id']}/events?after={game['version']}",
+        headers=auth(game["seats"][1]["token"]),
+    ).get_json()["events"][0]
+    assert theirs["type"] == "exchanged" and theirs["count"] == 2
+    assert card_codes(theirs) == []
 
 
 def test_a_command_returns_the_new_version_and_the_events_as_the_seat_sees_them(client):
@@ -122,3 +154,8 @@ def test_the_summary_is_public_and_marks_a_custom_deck(client, projector):
     summary = client.get(f"/v1/games/{game['id']}").get_json()
     assert summary["custom_deck"] is True and summary["seed"] is None
     assert "deck" not in summary and "seed_sha256" in summary
+
+
+def test_the_interactive_documentation_is_served(client):
+    assert client.get("/docs").status_code == 200
+    assert client.get("/openapi.json").get_json()["info"]["title"] == "tablestream"

@@ -127,3 +127,12 @@ def test_a_bot_to_act_is_scheduled_once_per_version(deps):
     assert scheduled == [(game_id, 0, version)]
     projector.project(game_id)
     assert scheduled == [(game_id, 0, version)]
+
+
+def test_the_sweep_wakes_a_bot_whose_job_was_lost(deps):
+    lost = Projector(deps.store, schedule_bot=lambda *job: None)  # the job never reached RQ
+    game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})["id"]
+    version = lost.project(game_id)
+    assert deps.queue.count == 0
+    Projector(deps.store, schedule_bot=deps.schedule_bot).sweep()
+    assert deps.queue.job_ids == [f"bot-{game_id}-0-{version}"]
