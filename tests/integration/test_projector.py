@@ -131,7 +131,9 @@ def test_a_bot_to_act_is_scheduled_once_per_version(deps):
 
 def test_the_sweep_wakes_a_bot_whose_job_was_lost(deps):
     lost = Projector(deps.store, schedule_bot=lambda *job: None)  # the job never reached RQ
-    game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})["id"]
+    game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})[
+        "id"
+    ]
     version = lost.project(game_id)
     assert deps.queue.count == 0
     Projector(deps.store, schedule_bot=deps.schedule_bot).sweep()
