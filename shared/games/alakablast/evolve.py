@@ -1,0 +1,156 @@
+"""Folding events into the state. Needs no randomness: every shuffle is in the events."""
+
+from shared.games.alakablast.cards import sorted_spells
+from shared.games.alakablast.knowledge import learn, tell, untold
+
+
+def thawed(value):
+    """A deep copy of a JSON value (much faster than copy.deepcopy for plain data)."""
+    if isinstance(value, dict):
+        return {key: thawed(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [thawed(item) for item in value]
+    return value
+
+
+def _card(spell, is_open):
+    return {"spell": spell, "open": is_open, "told": untold() if is_open else None}
+
+
+def _dealt(state, event):
+    state["hands"] = [
+        [_card(spell, False) for spell in hand["hidden"]]
+        + [_card(spell, True) for spell in hand["open"]]
+        for hand in event["hands"]
+    ]
+    state["discard_zone"] = sorted_spells(event["discard_zone"])
+    state["draw_pile"] = list(event["draw_pile"])
+    state["shuffles"] += 1
+
+
+def _turn_began(state, event):
+    state["phase"] = "turn"
+    state["turn"] = event["turn"]
+    state["turn_number"] += 1
+
+
+def _asked(state, event):
+    state["phase"] = "answer"
+    state["question"] = {
+        "asker": event["seat"],
+        "informant": event["informant"],
+        "card": event["card"],
+        "claim": thawed(event["claim"]),
+    }
+
+
+def _informed(state, event):
+    hand = state["hands"][event["target"]]
+    if event.get("confirmed_claim"):
+        card = hand[event["card"]]
+        hand[event["card"]] = {**card, "told": learn(card["told"], event["confirmed_claim"])}
+    state["hands"][event["target"]], _ = tell(hand, event["clue"])
+    state["question"] = None
+
+
+def _duel_declared(state, event):
+    state["phase"] = "duel"
+    state["duel"] = {
+        "attacker": event["seat"],
+        "rival": event["rival"],
+        "kind": event["kind"],
+        "stake": 1,
+        "chosen": {"attacker": None, "rival": None},
+        "played": {"attacker": [], "rival": []},
+    }
+
+
+def _card_chosen(state, event):
+    duel = state["duel"]
+    role = "attacker" if event["seat"] == duel["attacker"] else "rival"
+    duel["chosen"][role] = event["card"]
+
+
+def _duel_revealed(state, event):
+    # The chosen cards leave the hands and lie face up on the table until the duel ends.
+    duel = state["duel"]
+    for role in ("attacker", "rival"):
+        hand = state["hands"][duel[role]]
+        card = hand.pop(duel["chosen"][role])
+        duel["played"][role].append(card["spell"])
+        duel["chosen"][role] = None
+
+
+def _duel_tied(state, event):
+    state["duel"]["stake"] = event["stake"]
+
+
+def _duel_won(state, event):
+    state["gems"][event["winner"]] += event["gems"]
+
+
+def _cards_discarded(state, event):
+    state["discard_zone"] = sorted_spells(state["discard_zone"] + event["cards"])
+    state["duel"] = None
+
+
+def _cards_drawn(state, event):
+    count = len(event["cards"])
+    state["draw_pile"] = state["draw_pile"][count:]
+    hand = state["hands"][event["seat"]]
+    new_cards = [_card(spell, event["open"]) for spell in event["cards"]]
+    if event["open"]:
+        hand.extend(new_cards)
+    else:
+        # A hand keeps its hidden cards first, so new hidden cards go after the old ones.
+        hidden = sum(1 for card in hand if not card["open"])
+        hand[hidden:hidden] = new_cards
+
+
+def _draw_pile_rebuilt(state, event):
+    state["draw_pile"] = list(event["draw_pile"])
+    state["discard_zone"] = []
+    state["shuffles"] += 1
+
+
+def _game_over(state, event):
+    state["phase"] = "over"
+    state["turn"] = None
+    state["result"] = {
+        "winners": list(event["winners"]),
+        "scores": list(event["scores"]),
+        "reason": event["reason"],
+    }
+
+
+FOLDS = {
+    "dealt": _dealt,
+    "turn_began": _turn_began,
+    "asked": _asked,
+    "informed": _informed,
+    "duel_declared": _duel_declared,
+    "card_chosen": _card_chosen,
+    "duel_revealed": _duel_revealed,
+    "duel_tied": _duel_tied,
+    "duel_won": _duel_won,
+    "cards_discarded": _cards_discarded,
+    "cards_drawn": _cards_drawn,
+    "draw_pile_rebuilt": _draw_pile_rebuilt,
+    "game_over": _game_over,
+}
+
+
+def evolve(state, event):
+    """The state after one event; the input state is left untouched."""
+    fold = FOLDS.get(event.get("type"))
+    if fold is None:
+        raise ValueError(f"not an Alakablast event: {event.get('type')!r}")
+    state = thawed(state)
+    fold(state, event)
+    return state
+
+
+def emit(events, state, event):
+    """Record `event` in `events` and return the state after it, so decide can look ahead."""
+    events.append(event)
+    return evolve(state, event)
