@@ -1,12 +1,18 @@
-"""gunicorn settings for the API. Threads let one worker wait on Redis for several
-requests at once; one process per core."""
+"""gunicorn settings for the API.
+
+gevent workers: a long-poll or an event stream mostly waits, and a greenlet waits for
+almost nothing, so one process holds thousands of them (bench/long_poll.py measures
+how many). One process per core.
+"""
 
 import multiprocessing
+import os
 
-workers = max(2, multiprocessing.cpu_count())
-worker_class = "gthread"
-threads = 8
+workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
+worker_class = "gevent"
+worker_connections = 10_000
 accesslog = None
 errorlog = "-"
 loglevel = "warning"
 graceful_timeout = 10
+timeout = 60

@@ -24,9 +24,20 @@ class Deps:
     queue: Queue
 
     def schedule_bot(self, game_id, seat, version):
-        from services.worker.jobs import enqueue_bot_turn
+        from services.worker import jobs
 
-        enqueue_bot_turn(self.queue, game_id, seat, version)
+        jobs.enqueue_bot_turn(self.queue, game_id, seat, version)
+
+    def projector(self, consumer=None):
+        """A projector that schedules bot turns and timers on this deployment's queue."""
+        from services.projector import Projector
+
+        return Projector(self.store, self.schedule_bot, self.schedule_timer, consumer)
+
+    def schedule_timer(self, game_id, seat, version, at_ms):
+        from services.worker import jobs
+
+        jobs.schedule_turn_timer(self.queue, game_id, seat, version, at_ms)
 
 
 def token_secret(config, client, keys):
@@ -38,12 +49,19 @@ def token_secret(config, client, keys):
     return client.get(keys.secret).decode()
 
 
+def connect(url):
+    """A client whose pool makes callers wait for a free connection rather than fail:
+    thousands of long-polls woken by one move share a few dozen connections."""
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=20)
+    return redis.Redis(connection_pool=pool)
+
+
 def build(config=None, client=None, queue_client=None):
     """Wire a process's dependencies; pass clients to use fakes or a test server."""
     config = config or Config.from_env()
-    client = client or redis.Redis.from_url(config.redis_url)
+    client = client or connect(config.redis_url)
     queue_client = queue_client or (
-        client if config.queue_url == config.redis_url else redis.Redis.from_url(config.queue_url)
+        client if config.queue_url == config.redis_url else connect(config.queue_url)
     )
     keys = Keys(config.key_prefix)
     store = EventStore(client, keys, config.feed_partitions)

@@ -53,5 +53,10 @@ class Keys:
         return f"{self.prefix}live"
 
     @property
+    def changes(self):
+        """Pub/sub channel: "<game_id> <version>" once a game's read models are current."""
+        return f"{self.prefix}changes"
+
+    @property
     def secret(self):
         return f"{self.prefix}token-secret"

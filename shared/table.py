@@ -1,8 +1,9 @@
 """A table: one hosted game, its seats and its lifecycle, around the game's own rules.
 
-The lifecycle events (game_created, seat_claimed, game_started, game_ended) share the
-game's stream with the rules' events; this module decides them and folds both kinds.
-It is pure like the rules: the seed comes from the caller, never from here.
+The lifecycle events (created, seats claimed, started, timeouts, seats taken over by a
+bot or returned, cancelled, ended) share the game's stream with the rules' events; this
+module decides them and folds both kinds. It is pure like the rules: the seed and the
+time of each event come from the caller, never from here.
 """
 
 import hashlib
@@ -11,9 +12,14 @@ from shared import games
 from shared.games.base import RuleError
 
 BOTS = ("random",)
-GENERIC_OPTIONS = ("seed", "deck", "variant")
+DEFAULT_BOT = "random"
+# Options of every game, handled here rather than by the game's rules.
+GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after")
+ZOMBIE_AFTER = 2
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
-LIFECYCLE = (CREATED, CLAIMED, STARTED, ENDED)
+TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned"
+CANCELLED = "game_cancelled"
+LIFECYCLE = (CREATED, CLAIMED, STARTED, ENDED, TIMED_OUT, TAKEN_OVER, RETURNED, CANCELLED)
 
 
 def create(game_id, game, seats, options, seed):
@@ -21,8 +27,9 @@ def create(game_id, game, seats, options, seed):
 
     `seats` holds {"name": ...}, {"bot": "random"} or {"open": True} per seat; `options`
     holds the game's options and the generic ones: seed (already drawn by the caller
-    when the creator gave none), deck (a fixed deck order) and variant (the name of one
-    of the game's on/off options, switched on).
+    when the creator gave none), deck (a fixed deck order), variant (the name of one of
+    the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
+    default) and zombie_after (consecutive timeouts before a bot takes the seat over).
     """
     rules = games.get(game)
     game_options = {k: v for k, v in options.items() if k not in GENERIC_OPTIONS}
@@ -41,6 +48,8 @@ def create(game_id, game, seats, options, seed):
         "game": game,
         "seats": [_seat(spec) for spec in seats],
         "options": configured,
+        "turn_seconds": _whole_number(options, "turn_seconds", None),
+        "zombie_after": _whole_number(options, "zombie_after", ZOMBIE_AFTER),
         "custom_deck": deck is not None,
         "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(),
         "seed": seed,
@@ -50,28 +59,49 @@ def create(game_id, game, seats, options, seed):
     return [created, *_start_when_full(table)]
 
 
+def _whole_number(options, name, default):
+    value = options.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise RuleError("bad_options", f"{name} is a whole number from 1")
+    return value
+
+
 def _seat(spec):
+    seat = {"name": spec.get("name"), "bot": None, "open": False, "away": False, "resigned": False}
     if spec.get("bot") is not None:
         if spec["bot"] not in BOTS:
             raise RuleError("bad_request", f"unknown bot {spec['bot']!r}; bots: {list(BOTS)}")
-        return {"name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"], "open": False}
+        return {**seat, "name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"]}
     if spec.get("open"):
-        return {"name": None, "bot": None, "open": True}
+        return {**seat, "open": True}
     if not spec.get("name"):
         raise RuleError("bad_request", "a seat is {'name': ...}, {'bot': ...} or {'open': true}")
-    return {"name": spec["name"], "bot": None, "open": False}
+    return seat
 
 
 def claim(table, seat, name):
     """A player takes an open seat; the game starts when it was the last one."""
     if table["status"] != "waiting":
         raise RuleError("game_not_waiting", "this game is no longer waiting for players")
-    if not 0 <= seat < len(table["seats"]):
-        raise RuleError("unknown_seat", f"this game has seats 0 to {len(table['seats']) - 1}")
+    _check_seat(table, seat)
     if not table["seats"][seat]["open"]:
         raise RuleError("seat_taken", f"seat {seat} is not open")
     claimed = {"type": CLAIMED, "seat": seat, "name": name}
     return [claimed, *_start_when_full(evolve(table, claimed))]
+
+
+def cancel(table):
+    """The creator calls off a game that is still waiting for players."""
+    if table["status"] != "waiting":
+        raise RuleError("game_not_waiting", "only a game waiting for players can be cancelled")
+    return [{"type": CANCELLED}]
+
+
+def _check_seat(table, seat):
+    if not 0 <= seat < len(table["seats"]):
+        raise RuleError("unknown_seat", f"this game has seats 0 to {len(table['seats']) - 1}")
 
 
 def _start_when_full(table):
@@ -79,17 +109,78 @@ def _start_when_full(table):
         return []
     started = {"type": STARTED}
     table = evolve(table, started)
-    return [
-        started,
-        *_with_end(table, rules_of(table).decide(table["rules"], None, {"type": "start"})),
-    ]
+    events = rules_of(table).decide(table["rules"], None, {"type": "start"})
+    return [started, *_with_end(table, events)]
 
 
-def play(table, seat, command):
-    """The events one seat's command produces, ending the game when the rules say so."""
+def play(table, seat, command, by="holder"):
+    """The events one seat's command produces, ending the game when the rules say so.
+
+    `by` says who sent it: the seat's "holder" (a player with the seat's token) or its
+    "bot". A holder acting while a bot plays for them (or after timeouts) takes the
+    seat back first; a bot may act only for a seat it plays.
+    """
+    _check_active(table)
+    _check_seat(table, seat)
+    place = table["seats"][seat]
+    if by == "bot":
+        if not place["bot"]:
+            raise RuleError("not_your_turn", "no bot plays this seat")
+        return _with_end(table, rules_of(table).decide(table["rules"], seat, command))
+    if place["resigned"]:
+        raise RuleError("seat_resigned", "this seat was resigned; a bot plays it for good")
+    returned = _returned(table, seat)
+    back = fold(returned, table)
+    return [*returned, *_with_end(back, rules_of(back).decide(back["rules"], seat, command))]
+
+
+def _returned(table, seat):
+    """A seat_returned event when the holder comes back from timeouts or a takeover."""
+    place = table["seats"][seat]
+    if place["away"] or table["timeouts"][seat]:
+        return [{"type": RETURNED, "seat": seat}]
+    return []
+
+
+def return_seat(table, seat):
+    """The holder takes the seat back from the bot that played it after timeouts."""
+    _check_active(table)
+    _check_seat(table, seat)
+    if table["seats"][seat]["resigned"]:
+        raise RuleError("seat_resigned", "this seat was resigned; a bot plays it for good")
+    if not table["seats"][seat]["away"]:
+        raise RuleError("seat_not_away", "the seat is already played by its holder")
+    return _returned(table, seat)
+
+
+def resign(table, seat):
+    """The holder leaves for good: a bot plays the seat to the end."""
+    _check_active(table)
+    _check_seat(table, seat)
+    if table["seats"][seat]["resigned"]:
+        raise RuleError("seat_resigned", "this seat was already resigned")
+    return [{"type": TAKEN_OVER, "seat": seat, "bot": DEFAULT_BOT, "reason": "resigned"}]
+
+
+def time_out(table, seat):
+    """The seat ran out of time: the rules' default action for it, and a bot takes the
+    seat over after zombie_after timeouts in a row."""
+    _check_active(table)
+    rules = rules_of(table)
+    if seat not in rules.to_act(table["rules"]):
+        raise RuleError("not_your_turn", "the seat has nothing to do")
+    timed_out = {"type": TIMED_OUT, "seat": seat}
+    events = [timed_out]
+    place = table["seats"][seat]
+    if not place["bot"] and table["timeouts"][seat] + 1 >= table["zombie_after"]:
+        events.append({"type": TAKEN_OVER, "seat": seat, "bot": DEFAULT_BOT, "reason": "timeouts"})
+    command = rules.timeout(table["rules"], seat)
+    return [*events, *_with_end(table, rules.decide(table["rules"], seat, command))]
+
+
+def _check_active(table):
     if table["status"] != "active":
         raise RuleError("game_not_active", f"the game is {table['status']}")
-    return _with_end(table, rules_of(table).decide(table["rules"], seat, command))
 
 
 def _with_end(table, events):
@@ -107,34 +198,98 @@ def rules_of(table):
     return games.get(table["game"])
 
 
-def evolve(table, event):
-    """Fold one event (lifecycle or rules) into the table; the input is not changed."""
+def evolve(table, event, at=None):
+    """Fold one event (lifecycle or rules) into the table; the input is not changed.
+
+    `at` (ms since the epoch) is when the event was appended: it dates the moment each
+    seat had to act, from which its deadline runs."""
     kind = event["type"]
     if kind == CREATED:
-        fields = ("id", "game", "seats", "options", "custom_deck", "seed_sha256", "seed", "deck")
-        return {**{f: event[f] for f in fields}, "status": "waiting", "rules": None, "result": None}
+        return _created(event)
     if kind == CLAIMED:
-        seats = list(table["seats"])
-        seats[event["seat"]] = {"name": event["name"], "bot": None, "open": False}
-        return {**table, "seats": seats}
-    if kind == STARTED:
+        table = _with_seat(table, event["seat"], name=event["name"], open=False)
+    elif kind == STARTED:
         config = {
             "players": len(table["seats"]),
             "seed": table["seed"],
             "deck": table["deck"],
             "options": table["options"],
         }
-        return {**table, "status": "active", "rules": rules_of(table).initial(config)}
-    if kind == ENDED:
-        return {**table, "status": "finished", "result": event["result"]}
-    return {**table, "rules": rules_of(table).evolve(table["rules"], event)}
+        table = {**table, "status": "active", "rules": rules_of(table).initial(config)}
+    elif kind == ENDED:
+        table = {**table, "status": "finished", "result": event["result"]}
+    elif kind == CANCELLED:
+        table = {**table, "status": "cancelled"}
+    elif kind == TIMED_OUT:
+        table = _with_timeouts(table, event["seat"], table["timeouts"][event["seat"]] + 1)
+    elif kind == TAKEN_OVER:
+        resigned = event["reason"] == "resigned"
+        table = _with_seat(table, event["seat"], bot=event["bot"], away=not resigned,
+                           resigned=resigned)  # fmt: skip
+    elif kind == RETURNED:
+        table = _with_timeouts(table, event["seat"], 0)
+        if table["seats"][event["seat"]]["away"]:
+            table = _with_seat(table, event["seat"], bot=None, away=False)
+    else:
+        table = {**table, "rules": rules_of(table).evolve(table["rules"], event)}
+    return _with_acting_since(table, at)
+
+
+def _created(event):
+    fields = ("id", "game", "seats", "options", "turn_seconds", "zombie_after", "custom_deck",
+              "seed_sha256", "seed", "deck")  # fmt: skip
+    table = {f: event[f] for f in fields}
+    n = len(event["seats"])
+    return {**table, "status": "waiting", "rules": None, "result": None,
+            "timeouts": [0] * n, "acting_since": {}}  # fmt: skip
+
+
+def _with_seat(table, seat, **changes):
+    seats = list(table["seats"])
+    seats[seat] = {**seats[seat], **changes}
+    return {**table, "seats": seats}
+
+
+def _with_timeouts(table, seat, count):
+    timeouts = list(table["timeouts"])
+    timeouts[seat] = count
+    return {**table, "timeouts": timeouts}
+
+
+def _with_acting_since(table, at):
+    """Keep, for each seat that must act, when it first had to: a seat's deadline does
+    not move while others act."""
+    acting = to_act(table)
+    since = table["acting_since"]
+    kept = {str(s): since.get(str(s), at) for s in acting}
+    return table if kept == since else {**table, "acting_since": kept}
 
 
 def fold(events, table=None):
-    """Fold a sequence of events onto a table (None: from nothing)."""
-    for event in events:
-        table = evolve(table, event)
+    """Fold events onto a table (None: from nothing). Items are events, or (event, at)
+    pairs when the append times are known (stored records)."""
+    for item in events:
+        table = evolve(table, *item) if isinstance(item, tuple) else evolve(table, item)
     return table
+
+
+def to_act(table):
+    """The seats that must act now."""
+    if table["status"] != "active":
+        return []
+    return rules_of(table).to_act(table["rules"])
+
+
+def deadlines(table):
+    """Per seat, when its time to act runs out (ms since the epoch), or None."""
+    seconds = table["turn_seconds"]
+    since = table["acting_since"]
+    if seconds is None or table["status"] != "active":
+        return [None] * len(table["seats"])
+    return [
+        since[str(s)] + seconds * 1000 if since.get(str(s)) is not None else None
+        for s in range(len(table["seats"]))
+    ]
 
 
 def redact(table, event, seat):
@@ -151,10 +306,7 @@ def redact(table, event, seat):
 
 
 def public_seats(table):
-    return [
-        {"seat": i, "name": s["name"], "bot": s["bot"], "open": s["open"]}
-        for i, s in enumerate(table["seats"])
-    ]
+    return [{"seat": i, **s} for i, s in enumerate(table["seats"])]
 
 
 def summary(table, version):
@@ -165,7 +317,11 @@ def summary(table, version):
         "version": version,
         "status": table["status"],
         "seats": public_seats(table),
-        "options": table["options"],
+        "options": {
+            **table["options"],
+            "turn_seconds": table["turn_seconds"],
+            "zombie_after": table["zombie_after"],
+        },
         "custom_deck": table["custom_deck"],
         "seed_sha256": table["seed_sha256"],
         "result": table["result"],
@@ -176,13 +332,14 @@ def summary(table, version):
 
 def view(table, version, seat):
     """One seat's view (seat None: the spectator's): the summary plus what the rules let
-    that seat see, who must act and the commands the seat may send."""
+    that seat see, who must act and by when, and the commands the seat may send."""
     rules, state = rules_of(table), table["rules"]
     active = table["status"] == "active"
     return {
         **summary(table, version),
         "seat": seat,
-        "to_act": rules.to_act(state) if active else [],
+        "to_act": to_act(table),
+        "deadlines": deadlines(table),
         "legal": rules.legal(state, seat) if active and seat is not None else [],
         "state": None if state is None else rules.view(state, seat),
     }

@@ -1,12 +1,15 @@
 """Seat tokens: signed, so checking one needs no Redis round trip.
 
 A token names its game and seat and carries an HMAC of both under the deployment's
-secret: `<game_id>.<seat>.<signature>`.
+secret: `<game_id>.<seat>.<signature>`. The creator of a game holds a token whose seat
+is `creator`: it may cancel the game while it waits for players.
 """
 
 import base64
 import hashlib
 import hmac
+
+CREATOR = "creator"
 
 
 def _signature(secret, game_id, seat):
@@ -20,12 +23,14 @@ def issue(secret, game_id, seat):
 
 
 def verify(secret, token):
-    """(game_id, seat) when the token is genuine, else None."""
+    """(game_id, seat) when the token is genuine, else None; seat is a number, or CREATOR."""
     try:
         game_id, seat, signature = token.split(".")
-        seat = int(seat)
+        seat = seat if seat == CREATOR else int(seat)
     except ValueError:
         return None
-    if seat < 0 or not hmac.compare_digest(signature, _signature(secret, game_id, seat)):
+    if seat != CREATOR and seat < 0:
+        return None
+    if not hmac.compare_digest(signature, _signature(secret, game_id, seat)):
         return None
     return game_id, seat

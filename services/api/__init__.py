@@ -7,6 +7,7 @@ from werkzeug.exceptions import HTTPException
 
 from services.api import errors, fields, schemas
 from services.api.errors import ApiError
+from services.api.watch import Watcher
 
 MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
 
@@ -28,10 +29,11 @@ class TablestreamApi(Api):
         pass  # ours are registered by create_app
 
 
-def create_app(deps=None):
+def create_app(deps=None, *, spec_only=False):
     """Build the app. `deps` (services.deps.Deps) defaults to one built from the
-    environment; tests pass their own."""
-    if deps is None:
+    environment; tests pass their own. `spec_only` builds it without any Redis, to
+    generate the OpenAPI document."""
+    if deps is None and not spec_only:
         from services import deps as deps_module
 
         deps = deps_module.build()
@@ -59,14 +61,17 @@ def create_app(deps=None):
         },
     )
     app.extensions["tablestream"] = deps
+    if deps is not None:
+        app.extensions["tablestream.watcher"] = Watcher(deps.redis, deps.keys.changes)
     api = TablestreamApi(app)
     api.ma_plugin.converter.add_attribute_function(fields.anyof2properties)
     api.ma_plugin.converter.add_attribute_function(fields.seed2properties)
 
-    from services.api import lobby, play
+    from services.api import lobby, play, stream
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
+    api.register_blueprint(stream.blp)
     app.register_error_handler(ApiError, errors.handle_api_error)
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)

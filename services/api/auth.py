@@ -17,12 +17,13 @@ def bearer():
     return token.strip()
 
 
-def seat_of(game_id, secret, required):
-    """The caller's seat in `game_id`; None for an anonymous caller when not required."""
+def holder_of(game_id, secret, required):
+    """What the caller's token holds in `game_id`: a seat number, tokens.CREATOR, or None
+    for an anonymous caller when a token is not required."""
     token = bearer()
     if token is None:
         if required:
-            raise ApiError("unauthorized", "this needs a seat token: 'Authorization: Bearer ...'")
+            raise ApiError("unauthorized", "this needs a token: 'Authorization: Bearer ...'")
         return None
     held = tokens.verify(secret, token)
     if held is None:
@@ -30,3 +31,20 @@ def seat_of(game_id, secret, required):
     if held[0] != game_id:
         raise ApiError("forbidden", "the token belongs to another game")
     return held[1]
+
+
+def seat_of(game_id, secret, required):
+    """The caller's seat in `game_id`; None for a spectator (no token, or the creator's
+    token) when a seat is not required."""
+    held = holder_of(game_id, secret, required)
+    if held == tokens.CREATOR:
+        if required:
+            raise ApiError("forbidden", "the creator's token holds no seat; use a seat token")
+        return None
+    return held
+
+
+def seat_token_for(game_id, seat, secret):
+    """Check the caller holds `seat` (resign, return)."""
+    if seat_of(game_id, secret, required=True) != seat:
+        raise ApiError("forbidden", f"the token is not seat {seat}'s")

@@ -26,6 +26,8 @@ STATUS = {
     "seat_taken": 409,
     "game_not_waiting": 409,
     "game_not_active": 409,
+    "seat_resigned": 409,
+    "seat_not_away": 409,
     "payload_too_large": 413,
     "unsupported_media_type": 415,
     "illegal_move": 422,

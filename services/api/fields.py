@@ -36,3 +36,12 @@ def seed2properties(self, field, **kwargs):
             "oneOf": [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 128}]
         }
     return {}
+
+
+class Seconds(fields.Float):
+    """A number of seconds: an integer stays an integer (5, not 5.0); no NaN or infinity."""
+
+    def _format_num(self, value):
+        if isinstance(value, int):
+            return value
+        return super()._format_num(value)

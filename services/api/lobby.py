@@ -1,12 +1,14 @@
 """/v1/games: open a table, list the games waiting for players, a game's public
-summary, and claiming an open seat."""
+summary, cancelling a waiting game; a seat: claiming, resigning, returning."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import schemas
+from services.api.auth import holder_of, seat_token_for
 from services.api.deps import deps, json_response, refused
-from shared import jsonutil, table
+from services.api.errors import ApiError
+from shared import jsonutil, table, tokens
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables and seats")
 
@@ -69,3 +71,56 @@ class Seat(MethodView):
         with refused():
             claimed = deps().service.claim(game_id, seat, body["name"])
         return json_response(claimed)
+
+
+@blp.route("/<game_id>/cancel")
+class Cancel(MethodView):
+    @blp.response(200, schemas.Changed)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.doc(security=[{"seatToken": []}])
+    def post(self, game_id):
+        """Cancel a game still waiting for players (the creator's token)."""
+        d = deps()
+        if holder_of(game_id, d.service.secret, required=True) != tokens.CREATOR:
+            raise ApiError("forbidden", "only the creator's token can cancel the game")
+        with refused():
+            version, _, _ = d.service.cancel(game_id)
+        return json_response({"version": version})
+
+
+@blp.route("/<game_id>/seats/<int:seat>/resign")
+class Resign(MethodView):
+    @blp.response(200, schemas.Changed)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.doc(security=[{"seatToken": []}])
+    def post(self, game_id, seat):
+        """Leave the game: a bot plays the seat to the end (the seat's token)."""
+        d = deps()
+        seat_token_for(game_id, seat, d.service.secret)
+        with refused():
+            version, _, _ = d.service.resign(game_id, seat)
+        return json_response({"version": version})
+
+
+@blp.route("/<game_id>/seats/<int:seat>/return")
+class Return(MethodView):
+    @blp.response(200, schemas.Changed)
+    @blp.alt_response(401, response="UNAUTHORIZED")
+    @blp.alt_response(403, response="FORBIDDEN")
+    @blp.alt_response(404, response="NOT_FOUND")
+    @blp.alt_response(409, response="CONFLICT")
+    @blp.doc(security=[{"seatToken": []}])
+    def post(self, game_id, seat):
+        """Take the seat back from the bot that played it after timeouts (the seat's
+        token). Sending a command does the same."""
+        d = deps()
+        seat_token_for(game_id, seat, d.service.secret)
+        with refused():
+            version, _, _ = d.service.return_seat(game_id, seat)
+        return json_response({"version": version})

@@ -1,6 +1,6 @@
 """Playing a game: a seat's view, sending a command, reading the event log."""
 
-from flask import request
+from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
@@ -24,23 +24,52 @@ def _ref(schema):
 
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
+    @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.View)
+    @blp.alt_response(304, description="Long-poll: the version did not pass `after` in time.")
+    @blp.alt_response(400, response="BAD_REQUEST")
     @blp.alt_response(401, response="UNAUTHORIZED")
     @blp.alt_response(403, response="FORBIDDEN")
     @blp.alt_response(404, response="NOT_FOUND")
     @blp.doc(security=BEARER)
-    def get(self, game_id):
-        """What the caller's seat may see (a seat token), or the spectator view (none)."""
+    def get(self, query, game_id):
+        """What the caller's seat may see (a seat token), or the spectator view (none).
+
+        Long-poll with `after=V&wait=S`: answers as soon as the game's version passes V,
+        or with 304 after S seconds (at most 30) if it has not. A game that is over
+        answers at once."""
         d = deps()
         seat = seat_of(game_id, d.service.secret, required=False)
-        raw = d.redis.get(d.keys.view(game_id, seat))
-        if raw is not None:
-            return json_response(raw)
-        with refused():  # not projected yet: answer from the stream itself
-            version, current = d.service.load(game_id)
-        if seat is not None and seat >= len(current["seats"]):
-            raise ApiError("forbidden", "the token's seat is not in this game")
-        return json_response(table.view(current, version, seat))
+        view = _view(d, game_id, seat)
+        after = query.get("after")
+        if after is None or view["version"] > after or view["status"] in OVER:
+            return json_response(view)
+        if not watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id)):
+            return Response(status=304)
+        return json_response(_view(d, game_id, seat))
+
+
+OVER = ("finished", "cancelled")
+
+
+def _view(d, game_id, seat):
+    raw = d.redis.get(d.keys.view(game_id, seat))
+    if raw is not None:
+        return jsonutil.loads(raw)
+    with refused():  # not projected yet: answer from the stream itself
+        version, current = d.service.load(game_id)
+    if seat is not None and seat >= len(current["seats"]):
+        raise ApiError("forbidden", "the token's seat is not in this game")
+    return table.view(current, version, seat)
+
+
+def projected(d, game_id):
+    """The version the game's read models show (0 before the projector saw it)."""
+    return int(d.redis.hget(d.keys.checkpoint(game_id), "version") or 0)
+
+
+def watcher():
+    return current_app.extensions["tablestream.watcher"]
 
 
 @blp.route("/<game_id>/commands")
@@ -73,7 +102,7 @@ class Commands(MethodView):
             command = _validated(current["game"], body)
             expected = command.pop("expected_version", None)
             version, records, after = d.service.command(game_id, seat, command, expected)
-        events = [_event(after, r, seat) for r in records]
+        events = [event_as_seen(after, r, seat) for r in records]
         return json_response({"version": version, "events": events})
 
 
@@ -100,9 +129,9 @@ def _validated(game, body):
         raise ApiError("bad_command", "the command is not valid", error.messages) from None
 
 
-def _event(current, record, seat):
-    version, at, event = record
-    return {**table.redact(current, event, seat), "version": version, "at": at}
+def event_as_seen(current, record, seat):
+    """A stored event as `seat` may see it now, with its version and append time."""
+    return {**table.redact(current, record.event, seat), "version": record.version, "at": record.at}
 
 
 @blp.route("/<game_id>/events")
@@ -122,5 +151,5 @@ class Events(MethodView):
         with refused():
             version, current = d.service.load(game_id, fresh=True)
         records = d.store.read(game_id, after=query["after"], limit=query["limit"])
-        events = [_event(current, (r.version, r.at, r.event), seat) for r in records]
+        events = [event_as_seen(current, r, seat) for r in records]
         return json_response({"events": events, "version": version})

@@ -3,7 +3,7 @@ generated from these same classes, and request bodies are validated with them.""
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from services.api.fields import AnyOf, Seed
+from services.api.fields import AnyOf, Seconds, Seed
 from services.api.games import COMMAND_SCHEMAS, STATE_SCHEMAS
 from shared import games, table
 
@@ -44,7 +44,7 @@ class Options(Schema):
         validate=validate.Length(max=40),
         metadata={
             "description": "Switches on one of the game's on/off options by name "
-            "(Alebrijes: one_turn)."
+            "(Alebrijes: one_turn; Alien: no_math; Abluxxen: published; Alakablast has none)."
         },
     )
     rounds = fields.Integer(
@@ -53,6 +53,35 @@ class Options(Schema):
     )
     one_turn = fields.Boolean(
         metadata={"description": "Alebrijes: each trick is one lap (the rulebook's variant)."}
+    )
+    stack_seconds = Seconds(
+        validate=validate.Range(min=1, max=60),
+        metadata={
+            "description": "Alien: how long the stacking window stays open after a "
+            "CAPTURED! claim, in seconds (default 5)."
+        },
+    )
+    no_math = fields.Boolean(
+        metadata={"description": "Alien: no sum or difference captures (the rulebook's variant)."}
+    )
+    published = fields.Boolean(
+        metadata={"description": "Abluxxen: play the published rules instead of the rulebook's."}
+    )
+    turn_seconds = fields.Integer(
+        allow_none=True,
+        validate=validate.Range(min=1, max=7 * 24 * 3600),
+        metadata={
+            "description": "Seconds a seat has to act; then the rules' default action "
+            "is taken for it. None by default: no timer."
+        },
+    )
+    zombie_after = fields.Integer(
+        allow_none=True,
+        validate=validate.Range(min=1, max=100),
+        metadata={
+            "description": "Timeouts in a row after which a bot plays the seat until "
+            "its holder acts again (default 2)."
+        },
     )
 
 
@@ -67,8 +96,15 @@ class CreateGame(Schema):
 class PublicSeat(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(allow_none=True, required=True)
-    bot = fields.String(allow_none=True, required=True)
+    bot = fields.String(
+        allow_none=True, required=True, metadata={"description": "The bot playing the seat."}
+    )
     open = fields.Boolean(required=True)
+    away = fields.Boolean(
+        required=True,
+        metadata={"description": "A bot plays for the holder after timeouts, until they act."},
+    )
+    resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
 
 
 class SeatCredentials(PublicSeat):
@@ -82,6 +118,9 @@ class SeatCredentials(PublicSeat):
 class Created(Schema):
     id = fields.String(required=True)
     version = fields.Integer(required=True)
+    creator_token = fields.String(
+        required=True, metadata={"description": "Lets the creator cancel the game while it waits."}
+    )
     seats = fields.List(fields.Nested(SeatCredentials), required=True)
 
 
@@ -108,7 +147,7 @@ class Summary(Schema):
     game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
     version = fields.Integer(required=True)
     status = fields.String(
-        required=True, validate=validate.OneOf(["waiting", "active", "finished"])
+        required=True, validate=validate.OneOf(["waiting", "active", "finished", "cancelled"])
     )
     seats = fields.List(fields.Nested(PublicSeat), required=True)
     options = fields.Dict(required=True, metadata={"description": "The game's options in force."})
@@ -116,6 +155,10 @@ class Summary(Schema):
     seed_sha256 = fields.String(required=True)
     seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
     result = fields.Nested(Result, allow_none=True, required=True)
+
+
+class Changed(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game's new version."})
 
 
 class Lobby(Schema):
@@ -130,6 +173,14 @@ class View(Summary):
         allow_none=True, required=True, metadata={"description": "null: spectator"}
     )
     to_act = fields.List(fields.Integer(), required=True)
+    deadlines = fields.List(
+        fields.Integer(allow_none=True),
+        required=True,
+        metadata={
+            "description": "Per seat, when its time to act runs out (ms since the "
+            "epoch); null when it need not act or the game has no turn_seconds."
+        },
+    )
     legal = fields.List(
         AnyOf(*_COMMANDS),
         required=True,
@@ -150,6 +201,18 @@ class Event(Schema):
 class Moved(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
+
+
+class ViewQuery(Schema):
+    after = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "Long-poll: answer once the game's version passes this."},
+    )
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=30),
+        metadata={"description": "Long-poll: seconds to wait at most (30)."},
+    )
 
 
 class EventsQuery(Schema):

@@ -12,7 +12,7 @@ from collections import OrderedDict
 
 from shared import jsonutil, table, tokens
 from shared.games.base import RuleError
-from shared.store import VersionConflict
+from shared.store import Record, VersionConflict
 
 RETRIES = 5
 
@@ -34,13 +34,15 @@ class GameService:
         options["seed"] = str(options["seed"])
         game_id = secrets.token_hex(6)
         events = table.create(game_id, game, seats, options, options["seed"])
-        version = self.store.append(game_id, 0, events, self._now_ms())
-        created = table.fold(events)
+        at = self._now_ms()
+        version = self.store.append(game_id, 0, events, at)
+        created = table.fold((e, at) for e in events)
         self._remember(game_id, version, created)
         self.store.redis.sadd(self.keys.live, game_id)
         return {
             "id": game_id,
             "version": version,
+            "creator_token": tokens.issue(self.secret, game_id, tokens.CREATOR),
             "seats": [
                 self._seat_credentials(game_id, seat) for seat in table.public_seats(created)
             ],
@@ -58,9 +60,32 @@ class GameService:
         version, _, _ = self._write(game_id, lambda t: table.claim(t, seat, name))
         return {"version": version, "seat": seat, "token": tokens.issue(self.secret, game_id, seat)}
 
-    def command(self, game_id, seat, command, expected_version=None):
-        """Apply one seat's command. Returns (version, records, table after)."""
-        return self._write(game_id, lambda t: table.play(t, seat, command), expected_version)
+    def command(self, game_id, seat, command, expected_version=None, by="holder"):
+        """Apply one seat's command, sent by its holder or its bot. Returns (version,
+        records, table after)."""
+        return self._write(game_id, lambda t: table.play(t, seat, command, by), expected_version)
+
+    def timeout(self, game_id, seat, version):
+        """The seat's time ran out at `version`: apply the rules' default action. A timer
+        for a version that has passed does nothing (returns None)."""
+        try:
+            return self._write(game_id, lambda t: table.time_out(t, seat), version)
+        except VersionConflict:
+            return None
+
+    def resign(self, game_id, seat):
+        """The holder leaves; a bot plays the seat to the end."""
+        return self._write(game_id, lambda t: table.resign(t, seat))
+
+    def return_seat(self, game_id, seat):
+        """The holder takes the seat back from the bot that played it after timeouts."""
+        return self._write(game_id, lambda t: table.return_seat(t, seat))
+
+    def cancel(self, game_id):
+        """The creator calls off a game still waiting for players."""
+        result = self._write(game_id, table.cancel)
+        self.store.redis.srem(self.keys.live, game_id)
+        return result
 
     def _write(self, game_id, decide, expected_version=None):
         cached = True
@@ -84,9 +109,9 @@ class GameService:
             except VersionConflict:
                 cached = False
                 continue
-            after = table.fold(events, current)
+            after = table.fold(((e, at) for e in events), current)
             self._remember(game_id, new_version, after)
-            records = [(version + i + 1, at, e) for i, e in enumerate(events)]
+            records = [Record(version + i + 1, at, e) for i, e in enumerate(events)]
             return new_version, records, after
         raise VersionConflict(expected_version if expected_version is not None else version, -1)
 
@@ -102,7 +127,7 @@ class GameService:
         version, current = hit
         tail = self.store.read(game_id, after=version)
         if tail:
-            current = table.fold((r.event for r in tail), current)
+            current = table.fold(((r.event, r.at) for r in tail), current)
             version = tail[-1].version
         if current is None:
             raise RuleError("unknown_game", f"no game {game_id!r}")

@@ -6,7 +6,6 @@ import logging
 import signal
 
 from services import deps as deps_module
-from services.projector import Projector
 
 
 def main(argv=None):
@@ -15,7 +14,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="projector %(levelname)s %(message)s")
     d = deps_module.build()
-    projector = Projector(d.store, schedule_bot=d.schedule_bot)
+    projector = d.projector()
     if args.command == "rebuild":
         count = projector.rebuild()
         print(f"rebuilt the read models of {count} games")

@@ -42,11 +42,12 @@ def read_models(current, version):
 
 
 class Projector:
-    def __init__(self, store, schedule_bot=None, consumer=None):
+    def __init__(self, store, schedule_bot=None, schedule_timer=None, consumer=None):
         self.store = store
         self.redis = store.redis
         self.keys = store.keys
         self.schedule_bot = schedule_bot or (lambda game_id, seat, version: None)
+        self.schedule_timer = schedule_timer or (lambda game_id, seat, version, at_ms: None)
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
 
@@ -56,7 +57,7 @@ class Projector:
         tail = self.store.read(game_id, after=version)
         if not tail:
             return version
-        current = table.fold((r.event for r in tail), current)
+        current = table.fold(((r.event, r.at) for r in tail), current)
         version = tail[-1].version
         if self._save(game_id, current, version):
             self._after_save(game_id, current, version, tail[0].at)
@@ -73,35 +74,39 @@ class Projector:
         return self._write(keys=keys, args=[version, jsonutil.dumps(current), *docs]) == 1
 
     def _after_save(self, game_id, current, version, at_ms):
-        """Keep the cross-game indexes in step and wake the bots that must move."""
+        """Keep the cross-game indexes in step, tell the API processes that the game's
+        views changed, and wake the bots and timers of the seats that must act."""
         pipe = self.redis.pipeline(transaction=False)
         if current["status"] == "waiting":
             pipe.zadd(self.keys.lobby, {game_id: at_ms}, nx=True)
         else:
             pipe.zrem(self.keys.lobby, game_id)
-        if current["status"] == "finished":
+        if current["status"] in ("finished", "cancelled"):
             pipe.srem(self.keys.live, game_id)
         else:
             pipe.sadd(self.keys.live, game_id)
+        pipe.publish(self.keys.changes, f"{game_id} {version}")
         pipe.execute()
-        self.wake_bots(game_id, current, version)
+        self.wake(game_id, current, version)
 
-    def wake_bots(self, game_id, current, version):
-        if current["status"] != "active":
-            return
-        for seat in table.rules_of(current).to_act(current["rules"]):
+    def wake(self, game_id, current, version):
+        """Schedule the bot turns and the turn timers of every seat that must act."""
+        deadlines = table.deadlines(current)
+        for seat in table.to_act(current):
             if current["seats"][seat]["bot"]:
                 self.schedule_bot(game_id, seat, version)
+            if deadlines[seat] is not None:
+                self.schedule_timer(game_id, seat, version, deadlines[seat])
 
     def sweep(self):
-        """Project every unfinished game and wake its bots again: repairs a lost
-        notification or a bot job lost in a crash (a duplicate job is a no-op)."""
+        """Project every unfinished game and wake its bots and timers again: repairs a
+        lost notification or a job lost in a crash (a duplicate job is a no-op)."""
         for raw in self.redis.smembers(self.keys.live):
             game_id = raw.decode()
             self.project(game_id)
             version, current = read_checkpoint(self.redis, self.keys, game_id)
             if current is not None:
-                self.wake_bots(game_id, current, version)
+                self.wake(game_id, current, version)
 
     def rebuild(self):
         """Throw every read model away and project every game again from its stream."""

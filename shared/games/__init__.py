@@ -4,7 +4,7 @@ from importlib import import_module
 
 from shared.games.base import RuleError
 
-NAMES = ("alebrijes",)
+NAMES = ("alebrijes", "alien", "alakablast", "abluxxen")
 
 
 def get(name):

@@ -4,7 +4,6 @@ import fakeredis
 import pytest
 
 from services.api import create_app
-from services.projector import Projector
 from tests.integration.conftest import build_deps
 
 
@@ -25,4 +24,4 @@ def client(app):
 
 @pytest.fixture
 def projector(deps):
-    return Projector(deps.store, schedule_bot=deps.schedule_bot, consumer="test")
+    return deps.projector(consumer="test")

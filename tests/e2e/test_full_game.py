@@ -1,9 +1,11 @@
 """A scripted human and three random bots play a whole game of Alebrijes over HTTP
 against the real processes: gunicorn, projector, RQ worker and an embedded Redis."""
 
+import threading
 import time
 
 import pytest
+import requests
 
 from tests.e2e.conftest import process_tree, start_stack
 
@@ -65,3 +67,44 @@ def test_ctrl_c_stops_every_process(tmp_path_factory):
     while any(c.is_running() and c.status() != "zombie" for c in children):
         assert time.monotonic() < deadline, "a child outlived services.run"
         time.sleep(0.1)
+
+
+def test_a_human_who_never_moves_is_timed_out_taken_over_and_the_game_finishes(stack):
+    client = stack
+    game = client.create(
+        [{"name": "ana"}] + [{"bot": "random"}] * 3, seed=7, rounds=1, turn_seconds=2
+    )
+    deadline = time.monotonic() + 120
+    while client.view(game["id"])["status"] != "finished":
+        assert time.monotonic() < deadline, "the game never finished"
+        time.sleep(0.2)
+    log = client.call("GET", f"/v1/games/{game['id']}/events?limit=1000").json()["events"]
+    kinds = [e["type"] for e in log]
+    assert kinds.count("timed_out") >= 2
+    takeover = kinds.index("seat_taken_over")
+    assert log[takeover] == {**log[takeover], "seat": 0, "reason": "timeouts"}
+    assert [e["seat"] for e in log[:takeover] if e["type"] == "timed_out"] == [0, 0]
+    played_by_bot = [
+        e
+        for e in log[takeover:]
+        if e.get("seat") == 0 and e["type"] in ("played", "passed", "exchanged")
+    ]
+    assert played_by_bot, "the bot never played the seat it took over"
+
+
+def test_a_long_poll_is_woken_by_a_move_sent_on_another_connection(stack):
+    """The wake-up crosses processes: the API process that appended the move tells
+    nobody; the projector process publishes, and the waiting request's process hears."""
+    client = stack
+    game = client.create([{"name": "ana"}, {"name": "bo"}], seed=8)
+    token = game["seats"][0]["token"]
+    view = wait_for_turn(client, game["id"], token)
+    url = f"{client.base}/v1/games/{game['id']}/view?after={view['version']}&wait=20"
+    answers = []
+    poller = threading.Thread(target=lambda: answers.append(requests.get(url, timeout=30)))
+    poller.start()
+    time.sleep(0.3)  # let the long-poll start waiting
+    moved = client.command(game["id"], token, view["legal"][0]).json()
+    poller.join(25)
+    assert answers[0].status_code == 200
+    assert answers[0].json()["version"] >= moved["version"] > view["version"]

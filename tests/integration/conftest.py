@@ -3,7 +3,6 @@
 import pytest
 
 from services import deps as deps_module
-from services.projector import Projector
 from shared.config import Config
 
 
@@ -28,4 +27,4 @@ def deps(any_redis, keys):
 
 @pytest.fixture
 def projector(deps):
-    return Projector(deps.store, schedule_bot=deps.schedule_bot, consumer="test")
+    return deps.projector(consumer="test")

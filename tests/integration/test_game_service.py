@@ -63,10 +63,10 @@ def test_shuffles_and_deals_are_recorded_so_the_log_replays_without_randomness(d
     game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
     seat, command = first_legal(deps.service, game_id)
     deps.service.command(game_id, seat, command)
-    events = [r.event for r in deps.store.read(game_id)]
-    replayed = table.fold(events)
+    records = deps.store.read(game_id)
+    replayed = table.fold((r.event, r.at) for r in records)
     assert replayed == deps.service.load(game_id, fresh=True)[1]
-    created = events[0]
+    created = records[0].event
     assert created["seed"] == "3" and len(created["seed_sha256"]) == 64
 
 
@@ -89,7 +89,7 @@ def test_a_stale_expected_version_is_a_conflict_and_appends_nothing(deps):
         deps.service.command(game_id, seat, command, expected_version=version - 1)
     assert deps.store.version(game_id) == version
     new_version, records, _ = deps.service.command(game_id, seat, command, version)
-    assert new_version == version + len(records) and records[0][0] == version + 1
+    assert new_version == version + len(records) and records[0].version == version + 1
 
 
 def test_a_writer_with_a_stale_cache_reads_the_tail_and_retries(deps):
@@ -101,7 +101,7 @@ def test_a_writer_with_a_stale_cache_reads_the_tail_and_retries(deps):
     seat, command = first_legal(deps.service, game_id)
     version, _, after = other.command(game_id, seat, command)
     assert version == deps.store.version(game_id)
-    assert after == table.fold(r.event for r in deps.store.read(game_id))
+    assert after == table.fold((r.event, r.at) for r in deps.store.read(game_id))
 
 
 def test_an_unknown_game_is_refused(deps):

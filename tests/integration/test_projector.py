@@ -136,5 +136,5 @@ def test_the_sweep_wakes_a_bot_whose_job_was_lost(deps):
     ]
     version = lost.project(game_id)
     assert deps.queue.count == 0
-    Projector(deps.store, schedule_bot=deps.schedule_bot).sweep()
+    deps.projector().sweep()
     assert deps.queue.job_ids == [f"bot-{game_id}-0-{version}"]

@@ -1,6 +1,7 @@
 """services/worker: bot turns as RQ jobs run by a real (non-forking) RQ worker, on
 fakeredis and on a real Redis server."""
 
+import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
@@ -29,6 +30,32 @@ def test_four_random_bots_play_a_whole_game_through_rq(deps, projector):
     assert current["status"] == "finished"
     summary = jsonutil.loads(deps.redis.get(deps.keys.summary(game_id)))
     assert summary["status"] == "finished" and len(summary["result"]["scores"]) == 4
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("alien", {"seed": 11}),
+        ("alakablast", {"seed": 11}),
+        ("abluxxen", {"seed": 11}),
+        ("abluxxen", {"seed": 11, "published": True}),
+    ],
+    ids=["alien", "alakablast", "abluxxen", "abluxxen-published"],
+)
+def test_four_random_bots_finish_every_game_through_rq(deps, projector, game, options):
+    # Alien's bots act only when to_act: the player on turn (who may also claim), and
+    # in a stacking window every seat that must stack; so no window needs its timer.
+    game_id = deps.service.create(game, FOUR_BOTS, options)["id"]
+    run_until_quiet(deps, projector)
+    _, current = deps.service.load(game_id, fresh=True)
+    assert current["status"] == "finished"
+    summary = jsonutil.loads(deps.redis.get(deps.keys.summary(game_id)))
+    assert summary["status"] == "finished" and len(summary["result"]["scores"]) == 4
+    assert summary["result"]["winners"]
+    if game == "alien":  # its windows were closed by the bots' stacks, with no timer
+        events = [r.event for r in deps.store.read(game_id, limit=5000)]
+        closed = [e for e in events if e["type"] == "window_closed"]
+        assert closed and all(e["late"] == [] for e in closed)
 
 
 def test_a_bot_decides_from_its_own_seats_view_only(deps, projector, monkeypatch):

@@ -88,6 +88,18 @@ def test_state_and_events_are_plain_json():
     assert as_json(log) == log and as_json(state) == state
 
 
+def test_to_act_is_defined_between_the_events_of_one_command():
+    # The table folds a command's events one at a time and asks who acts after each.
+    log, _ = scripted_log()
+    state = new_table(3, fixed_deck(3, DEAL), seed="script")
+    for event in log:
+        state = game.evolve(state, event)
+        acting = game.to_act(state)  # never raises
+        answered = event["type"] == "informed" and state["phase"] == "answer"
+        if answered or event["type"] in ("cards_discarded", "cards_drawn"):
+            assert acting == []  # resolved: nobody acts until the next turn begins
+
+
 def test_result_is_none_until_the_game_is_over():
     _, state = scripted_log()
     assert game.result(state) is None

@@ -14,13 +14,18 @@ from shared.games.alakablast.table import (
 
 
 def to_act(state):
-    """The seats that must act now: the turn's player, the informant, or the duelists."""
+    """The seats that must act now: the turn's player, the informant, or the duelists.
+
+    Also defined on the states between the events of one command (the table folds them
+    one by one): once the question is answered or the duel resolved, nobody acts until
+    the next turn begins.
+    """
     phase = state["phase"]
     if phase == "turn":
         return [state["turn"]]
-    if phase == "answer":
+    if phase == "answer" and state["question"] is not None:
         return [state["question"]["informant"]]
-    if phase == "duel":
+    if phase == "duel" and state["duel"] is not None:
         return choosing_seats(state)
     return []
 

@@ -1,0 +1,214 @@
+"""Turn timers, seats taken over by a bot and returned, resigning and cancelling, on
+fakeredis and on a real Redis server."""
+
+import time
+
+import pytest
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
+
+from services.game import GameService
+from services.worker import jobs
+from shared import jsonutil, table
+from shared.games.base import RuleError
+
+HUMAN_AND_BOT = [{"name": "ana"}, {"bot": "random"}]
+
+
+class Clock:
+    def __init__(self, now=1_000_000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(deps):
+    """The game service's clock, under the test's control."""
+    deps.service.clock = Clock()
+    return deps.service.clock
+
+
+def kinds(deps, game_id, after=0):
+    return [r.event["type"] for r in deps.store.read(game_id, after=after)]
+
+
+def stored_view(deps, game_id, seat):
+    return jsonutil.loads(deps.redis.get(deps.keys.view(game_id, seat)))
+
+
+def test_a_seats_deadline_is_in_every_view_and_its_timer_is_scheduled_for_it(deps, clock):
+    timers = []
+    projector = deps.projector()
+    projector.schedule_timer = lambda *timer: timers.append(timer)
+    game_id = deps.service.create(
+        "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 1, "turn_seconds": 5}
+    )["id"]
+    version = projector.project(game_id)
+    assert timers == [(game_id, 0, version, 1_000_000_000 + 5000)]
+    for seat in (0, 1, None):
+        assert stored_view(deps, game_id, seat)["deadlines"] == [1_000_005_000, None]
+    clock.now += 3
+    deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
+    version = projector.project(game_id)
+    assert timers[-1] == (game_id, 1, version, 1_000_003_000 + 5000)
+    assert stored_view(deps, game_id, None)["deadlines"] == [None, 1_000_008_000]
+
+
+def test_without_turn_seconds_there_is_no_deadline_and_no_timer(deps):
+    timers = []
+    projector = deps.projector()
+    projector.schedule_timer = lambda *timer: timers.append(timer)
+    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {})["id"]
+    projector.project(game_id)
+    assert timers == [] and stored_view(deps, game_id, 0)["deadlines"] == [None, None]
+
+
+def test_a_timer_takes_the_rules_default_action_for_the_seat(deps):
+    game_id = deps.service.create(
+        "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 1, "turn_seconds": 5}
+    )["id"]
+    version = deps.store.version(game_id)
+    assert jobs.fire_turn_timer(game_id, 0, version) == "timed out"
+    assert kinds(deps, game_id, after=version) == ["timed_out", "exchanged"]
+    exchanged = deps.store.read(game_id, after=version)[1].event
+    assert exchanged["seat"] == 0 and exchanged["laid_aside"] == []
+
+
+def test_a_timer_for_a_version_that_has_passed_does_nothing(deps):
+    game_id = deps.service.create(
+        "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 1, "turn_seconds": 5}
+    )["id"]
+    version = deps.store.version(game_id)
+    deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
+    after = deps.store.version(game_id)
+    assert jobs.fire_turn_timer(game_id, 0, version) == "stale"
+    assert jobs.fire_turn_timer(game_id, 1, version) == "stale"
+    assert deps.store.version(game_id) == after
+
+
+def test_after_two_timeouts_in_a_row_a_bot_takes_the_seat_until_its_holder_returns(deps):
+    game_id = deps.service.create(
+        "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 1, "turn_seconds": 5, "rounds": 1}
+    )["id"]
+    deps.service.timeout(game_id, 0, deps.store.version(game_id))
+    deps.service.timeout(game_id, 1, deps.store.version(game_id))
+    start = deps.store.version(game_id)
+    _, _, after = deps.service.timeout(game_id, 0, start)  # seat 0's second timeout
+    assert kinds(deps, game_id, after=start)[:2] == ["timed_out", "seat_taken_over"]
+    assert after["seats"][0]["bot"] == "random" and after["seats"][0]["away"]
+    assert not after["seats"][1]["bot"]  # one timeout only
+    deps.service.return_seat(game_id, 0)
+    _, back = deps.service.load(game_id)
+    assert back["seats"][0]["bot"] is None and not back["seats"][0]["away"]
+    assert kinds(deps, game_id)[-1] == "seat_returned"
+
+
+def test_acting_in_time_clears_the_count_of_timeouts(deps):
+    game_id = deps.service.create(
+        "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 2, "turn_seconds": 5}
+    )["id"]
+    deps.service.timeout(game_id, 0, deps.store.version(game_id))
+    deps.service.command(game_id, 1, {"type": "exchange", "cards": []})
+    _, current = deps.service.load(game_id)
+    seat = table.to_act(current)[0]
+    command = table.rules_of(current).legal(current["rules"], seat)[0]
+    deps.service.command(game_id, seat, command)  # seat 0 acts itself
+    assert kinds(deps, game_id)[-2:][0] == "seat_returned"
+    _, current = deps.service.load(game_id)
+    assert current["timeouts"] == [0, 0]
+
+
+def test_a_holder_sending_a_command_takes_the_seat_back_from_its_bot(deps):
+    game_id = deps.service.create(
+        "alebrijes",
+        [{"name": "a"}, {"name": "b"}],
+        {"seed": 3, "turn_seconds": 5, "zombie_after": 1},
+    )["id"]
+    deps.service.timeout(game_id, 0, deps.store.version(game_id))
+    assert deps.service.load(game_id)[1]["seats"][0]["away"]
+    deps.service.timeout(game_id, 1, deps.store.version(game_id))
+    _, current = deps.service.load(game_id)
+    seat = table.to_act(current)[0]
+    assert seat == 0
+    command = table.rules_of(current).legal(current["rules"], 0)[0]
+    _, records, after = deps.service.command(game_id, 0, command)
+    assert records[0].event == {"type": "seat_returned", "seat": 0}
+    assert after["seats"][0]["bot"] is None
+
+
+def test_a_bot_plays_a_seat_taken_over_and_only_then(deps):
+    game_id = deps.service.create(
+        "alebrijes",
+        [{"name": "a"}, {"name": "b"}],
+        {"seed": 3, "zombie_after": 1, "turn_seconds": 5},
+    )["id"]
+    version = deps.store.version(game_id)
+    with pytest.raises(RuleError):  # no bot plays seat 0 yet
+        deps.service.command(game_id, 0, {"type": "exchange", "cards": []}, by="bot")
+    deps.service.timeout(game_id, 0, version)
+    deps.service.command(game_id, 1, {"type": "exchange", "cards": []})
+    version = deps.projector().project(game_id)
+    assert jobs.play_bot_turn(game_id, 0, version) == "moved"
+
+
+def test_resigning_hands_the_seat_to_a_bot_for_good(deps):
+    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 4})["id"]
+    _, records, after = deps.service.resign(game_id, 0)
+    assert records[0].event == {
+        "type": "seat_taken_over",
+        "seat": 0,
+        "bot": "random",
+        "reason": "resigned",
+    }
+    assert after["seats"][0]["resigned"] and after["seats"][0]["bot"] == "random"
+    with pytest.raises(RuleError) as refused:
+        deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
+    assert refused.value.code == "seat_resigned"
+    version = deps.projector().project(game_id)
+    assert jobs.play_bot_turn(game_id, 0, version) == "moved"
+
+
+def test_a_waiting_game_can_be_cancelled_and_then_leaves_the_lobby(deps):
+    projector = deps.projector()
+    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
+    projector.project(game_id)
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == [game_id.encode()]
+    deps.service.cancel(game_id)
+    projector.project(game_id)
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == []
+    assert stored_view(deps, game_id, None)["status"] == "cancelled"
+    with pytest.raises(RuleError) as refused:
+        deps.service.claim(game_id, 1, "bo")
+    assert refused.value.code == "game_not_waiting"
+
+
+def test_a_started_game_cannot_be_cancelled(deps):
+    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {})["id"]
+    with pytest.raises(RuleError) as refused:
+        deps.service.cancel(game_id)
+    assert refused.value.code == "game_not_waiting"
+
+
+def test_the_real_scheduler_fires_a_short_timer(deps):
+    game_id = deps.service.create("alebrijes", HUMAN_AND_BOT, {"seed": 5, "turn_seconds": 1})["id"]
+    version = deps.projector().project(game_id)
+    worker = SimpleWorker([deps.queue], connection=deps.redis, serializer=JSONSerializer)
+    deadline = time.monotonic() + 10
+    while "timed_out" not in kinds(deps, game_id):
+        assert time.monotonic() < deadline, "the timer never fired"
+        time.sleep(0.3)
+        worker.work(burst=True, with_scheduler=True, logging_level="ERROR")
+    assert kinds(deps, game_id, after=version)[:2] == ["timed_out", "exchanged"]
+
+
+def test_a_second_writer_sees_timeouts_and_takeovers_from_the_stream(deps):
+    game_id = deps.service.create(
+        "alebrijes",
+        [{"name": "a"}, {"name": "b"}],
+        {"seed": 6, "zombie_after": 1, "turn_seconds": 3},
+    )["id"]
+    deps.service.timeout(game_id, 0, deps.store.version(game_id))
+    other = GameService(deps.store, "test-secret")
+    assert other.load(game_id) == deps.service.load(game_id)
