@@ -23,21 +23,17 @@ class Deps:
     service: GameService
     queue: Queue
 
-    def schedule_bot(self, game_id, seat, version):
-        from services.worker import jobs
+    @property
+    def scheduler(self):
+        from services.worker.schedule import Scheduler
 
-        jobs.enqueue_bot_turn(self.queue, game_id, seat, version)
+        return Scheduler(self.queue)
 
     def projector(self, consumer=None):
-        """A projector that schedules bot turns and timers on this deployment's queue."""
+        """A projector that schedules bot moves and timers on this deployment's queue."""
         from services.projector import Projector
 
-        return Projector(self.store, self.schedule_bot, self.schedule_timer, consumer)
-
-    def schedule_timer(self, game_id, seat, version, at_ms):
-        from services.worker import jobs
-
-        jobs.schedule_turn_timer(self.queue, game_id, seat, version, at_ms)
+        return Projector(self.store, self.scheduler, consumer)
 
 
 def token_secret(config, client, keys):

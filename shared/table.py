@@ -16,6 +16,7 @@ DEFAULT_BOT = "random"
 # Options of every game, handled here rather than by the game's rules.
 GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after")
 ZOMBIE_AFTER = 2
+REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can beat it
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
 TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned"
 CANCELLED = "game_cancelled"
@@ -69,7 +70,16 @@ def _whole_number(options, name, default):
 
 
 def _seat(spec):
-    seat = {"name": spec.get("name"), "bot": None, "open": False, "away": False, "resigned": False}
+    seat = {
+        "name": spec.get("name"),
+        "bot": None,
+        "open": False,
+        "away": False,
+        "resigned": False,
+        "reaction_seconds": REACTION_SECONDS,
+    }
+    if spec.get("reaction_seconds") is not None:
+        seat["reaction_seconds"] = spec["reaction_seconds"]
     if spec.get("bot") is not None:
         if spec["bot"] not in BOTS:
             raise RuleError("bad_request", f"unknown bot {spec['bot']!r}; bots: {list(BOTS)}")
@@ -178,6 +188,53 @@ def time_out(table, seat):
     return [*events, *_with_end(table, rules.decide(table["rules"], seat, command))]
 
 
+def fire(table, key):
+    """The table's own timer `key` ran out: the command it waits for, or no events when
+    the timer is gone (a window every seat stacked on)."""
+    _check_active(table)
+    for timer in rules_timers(table):
+        if timer["key"] == key:
+            command = timer["command"]
+            return _with_end(table, rules_of(table).decide(table["rules"], None, command))
+    return []
+
+
+def rules_timers(table):
+    """The rules' own timers now: [{"key", "seconds", "command"}] (most games: none)."""
+    if table["status"] != "active":
+        return []
+    return getattr(rules_of(table), "table_timers", lambda state: [])(table["rules"])
+
+
+def table_timers(table):
+    """The table's timers now, each with its deadline (ms since the epoch)."""
+    since = table["timers_since"]
+    return [
+        {
+            "key": t["key"],
+            "command": t["command"],
+            "deadline": since[t["key"]] + int(t["seconds"] * 1000),
+        }
+        for t in rules_timers(table)
+        if since.get(t["key"]) is not None
+    ]
+
+
+def bot_chances(table, seat):
+    """What a bot in `seat` may do now: (its turn: a move to make at once, the reflexes
+    it may send after its reaction delay)."""
+    if table["status"] != "active":
+        return False, []
+    rules = rules_of(table)
+    reflexes = getattr(rules, "REFLEXES", ())
+    acting = seat in rules.to_act(table["rules"])
+    if not reflexes:
+        return acting, []
+    legal = rules.legal(table["rules"], seat)
+    quick = [c for c in legal if c["type"] in reflexes]
+    return acting and len(quick) < len(legal), quick
+
+
 def _check_active(table):
     if table["status"] != "active":
         raise RuleError("game_not_active", f"the game is {table['status']}")
@@ -224,24 +281,42 @@ def evolve(table, event, at=None):
         table = _with_timeouts(table, event["seat"], table["timeouts"][event["seat"]] + 1)
     elif kind == TAKEN_OVER:
         resigned = event["reason"] == "resigned"
-        table = _with_seat(table, event["seat"], bot=event["bot"], away=not resigned,
-                           resigned=resigned)  # fmt: skip
+        table = _with_seat(
+            table, event["seat"], bot=event["bot"], away=not resigned, resigned=resigned
+        )
     elif kind == RETURNED:
         table = _with_timeouts(table, event["seat"], 0)
         if table["seats"][event["seat"]]["away"]:
             table = _with_seat(table, event["seat"], bot=None, away=False)
     else:
         table = {**table, "rules": rules_of(table).evolve(table["rules"], event)}
-    return _with_acting_since(table, at)
+    return _with_timers_since(_with_acting_since(table, at), at)
 
 
 def _created(event):
-    fields = ("id", "game", "seats", "options", "turn_seconds", "zombie_after", "custom_deck",
-              "seed_sha256", "seed", "deck")  # fmt: skip
+    fields = (
+        "id",
+        "game",
+        "seats",
+        "options",
+        "turn_seconds",
+        "zombie_after",
+        "custom_deck",
+        "seed_sha256",
+        "seed",
+        "deck",
+    )
     table = {f: event[f] for f in fields}
     n = len(event["seats"])
-    return {**table, "status": "waiting", "rules": None, "result": None,
-            "timeouts": [0] * n, "acting_since": {}}  # fmt: skip
+    return {
+        **table,
+        "status": "waiting",
+        "rules": None,
+        "result": None,
+        "timeouts": [0] * n,
+        "acting_since": {},
+        "timers_since": {},
+    }
 
 
 def _with_seat(table, seat, **changes):
@@ -263,6 +338,13 @@ def _with_acting_since(table, at):
     since = table["acting_since"]
     kept = {str(s): since.get(str(s), at) for s in acting}
     return table if kept == since else {**table, "acting_since": kept}
+
+
+def _with_timers_since(table, at):
+    """Keep when each of the rules' timers started, so its deadline stays put."""
+    since = table["timers_since"]
+    kept = {t["key"]: since.get(t["key"], at) for t in rules_timers(table)}
+    return table if kept == since else {**table, "timers_since": kept}
 
 
 def fold(events, table=None):
@@ -340,6 +422,7 @@ def view(table, version, seat):
         "seat": seat,
         "to_act": to_act(table),
         "deadlines": deadlines(table),
+        "timers": [{"key": t["key"], "deadline": t["deadline"]} for t in table_timers(table)],
         "legal": rules.legal(state, seat) if active and seat is not None else [],
         "state": None if state is None else rules.view(state, seat),
     }

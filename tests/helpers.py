@@ -15,3 +15,22 @@ def alebrijes_deck_for(hands, rest=None):
     for card in wanted:
         remaining.remove(card)
     return wanted + remaining
+
+
+class RecordingScheduler:
+    """A projector's scheduler that only notes what it was asked to schedule."""
+
+    def __init__(self):
+        self.bot_turns, self.reactions, self.turn_timers, self.table_timers = [], [], [], []
+
+    def bot_turn(self, game_id, seat, version):
+        self.bot_turns.append((game_id, seat, version))
+
+    def bot_reaction(self, game_id, seat, version, at_ms):
+        self.reactions.append((game_id, seat, version, at_ms))
+
+    def turn_timer(self, game_id, seat, version, at_ms):
+        self.turn_timers.append((game_id, seat, version, at_ms))
+
+    def table_timer(self, game_id, key, at_ms):
+        self.table_timers.append((game_id, key, at_ms))

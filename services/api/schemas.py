@@ -14,6 +14,13 @@ class SeatSpec(Schema):
     name = fields.String(validate=NAME, metadata={"description": "A human player's name."})
     bot = fields.String(validate=validate.OneOf(table.BOTS), metadata={"description": "A bot."})
     open = fields.Boolean(metadata={"description": "A seat left for someone to claim."})
+    reaction_seconds = fields.Float(
+        validate=validate.Range(min=0, max=30),
+        metadata={
+            "description": "A bot's reaction delay before it claims or stacks out of "
+            "turn (Alien), so a quick human can beat it. Default 1.5."
+        },
+    )
 
     @validates_schema
     def one_kind(self, data, **kwargs):
@@ -105,6 +112,7 @@ class PublicSeat(Schema):
         metadata={"description": "A bot plays for the holder after timeouts, until they act."},
     )
     resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
+    reaction_seconds = fields.Float(required=True, metadata={"description": "A bot's delay."})
 
 
 class SeatCredentials(PublicSeat):
@@ -165,6 +173,11 @@ class Lobby(Schema):
     games = fields.List(fields.Nested(Summary), required=True)
 
 
+class TableTimer(Schema):
+    key = fields.String(required=True)
+    deadline = fields.Integer(required=True, metadata={"description": "ms since the epoch"})
+
+
 _COMMANDS = [s for by_type in COMMAND_SCHEMAS.values() for s in by_type.values()]
 
 
@@ -180,6 +193,11 @@ class View(Summary):
             "description": "Per seat, when its time to act runs out (ms since the "
             "epoch); null when it need not act or the game has no turn_seconds."
         },
+    )
+    timers = fields.List(
+        fields.Nested(TableTimer),
+        required=True,
+        metadata={"description": "The table's own timers, e.g. Alien's stacking window."},
     )
     legal = fields.List(
         AnyOf(*_COMMANDS),

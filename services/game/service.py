@@ -73,6 +73,12 @@ class GameService:
         except VersionConflict:
             return None
 
+    def table_timer(self, game_id, key):
+        """The table's own timer `key` ran out: send its command. None when the timer
+        is gone by now."""
+        written = self._write(game_id, lambda t: table.fire(t, key))
+        return written if written[1] else None
+
     def resign(self, game_id, seat):
         """The holder leaves; a bot plays the seat to the end."""
         return self._write(game_id, lambda t: table.resign(t, seat))

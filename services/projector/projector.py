@@ -15,6 +15,7 @@ import time
 from redis.exceptions import ResponseError
 
 from services.game.service import read_checkpoint
+from services.worker.schedule import Nothing
 from shared import jsonutil, table
 
 log = logging.getLogger(__name__)
@@ -42,25 +43,25 @@ def read_models(current, version):
 
 
 class Projector:
-    def __init__(self, store, schedule_bot=None, schedule_timer=None, consumer=None):
+    def __init__(self, store, scheduler=None, consumer=None):
         self.store = store
         self.redis = store.redis
         self.keys = store.keys
-        self.schedule_bot = schedule_bot or (lambda game_id, seat, version: None)
-        self.schedule_timer = schedule_timer or (lambda game_id, seat, version, at_ms: None)
+        self.scheduler = scheduler or Nothing()
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
 
     def project(self, game_id):
         """Bring one game's read models up to its stream. Returns the version they show."""
-        version, current = read_checkpoint(self.redis, self.keys, game_id)
+        version, before = read_checkpoint(self.redis, self.keys, game_id)
         tail = self.store.read(game_id, after=version)
         if not tail:
             return version
-        current = table.fold(((r.event, r.at) for r in tail), current)
+        current = table.fold(((r.event, r.at) for r in tail), before)
         version = tail[-1].version
         if self._save(game_id, current, version):
             self._after_save(game_id, current, version, tail[0].at)
+            self.wake(game_id, current, version, tail[-1].at, before)
         return version
 
     def _save(self, game_id, current, version):
@@ -73,12 +74,12 @@ class Projector:
         docs = [jsonutil.dumps(models[n]) for n in names]
         return self._write(keys=keys, args=[version, jsonutil.dumps(current), *docs]) == 1
 
-    def _after_save(self, game_id, current, version, at_ms):
-        """Keep the cross-game indexes in step, tell the API processes that the game's
-        views changed, and wake the bots and timers of the seats that must act."""
+    def _after_save(self, game_id, current, version, first_at):
+        """Keep the cross-game indexes in step and tell the API processes that the
+        game's views changed."""
         pipe = self.redis.pipeline(transaction=False)
         if current["status"] == "waiting":
-            pipe.zadd(self.keys.lobby, {game_id: at_ms}, nx=True)
+            pipe.zadd(self.keys.lobby, {game_id: first_at}, nx=True)
         else:
             pipe.zrem(self.keys.lobby, game_id)
         if current["status"] in ("finished", "cancelled"):
@@ -87,16 +88,30 @@ class Projector:
             pipe.sadd(self.keys.live, game_id)
         pipe.publish(self.keys.changes, f"{game_id} {version}")
         pipe.execute()
-        self.wake(game_id, current, version)
 
-    def wake(self, game_id, current, version):
-        """Schedule the bot turns and the turn timers of every seat that must act."""
+    def wake(self, game_id, current, version, at_ms, before=None):
+        """Schedule what the game now waits for: bot turns (now), bot reactions (after
+        the bot's delay, once per new chance since `before`), the seats' turn timers and
+        the table's own timers."""
+        if current["status"] != "active":
+            return
+        acting = table.to_act(current)
         deadlines = table.deadlines(current)
-        for seat in table.to_act(current):
-            if current["seats"][seat]["bot"]:
-                self.schedule_bot(game_id, seat, version)
-            if deadlines[seat] is not None:
-                self.schedule_timer(game_id, seat, version, deadlines[seat])
+        for seat, place in enumerate(current["seats"]):
+            if place["bot"]:
+                self._wake_bot(game_id, current, version, at_ms, before, seat)
+            if deadlines[seat] is not None and seat in acting:
+                self.scheduler.turn_timer(game_id, seat, version, deadlines[seat])
+        for timer in table.table_timers(current):
+            self.scheduler.table_timer(game_id, timer["key"], timer["deadline"])
+
+    def _wake_bot(self, game_id, current, version, at_ms, before, seat):
+        turn, quick = table.bot_chances(current, seat)
+        if turn:
+            self.scheduler.bot_turn(game_id, seat, version)
+        if quick and (before is None or quick != table.bot_chances(before, seat)[1]):
+            delay = current["seats"][seat]["reaction_seconds"]
+            self.scheduler.bot_reaction(game_id, seat, version, at_ms + int(delay * 1000))
 
     def sweep(self):
         """Project every unfinished game and wake its bots and timers again: repairs a
@@ -106,7 +121,7 @@ class Projector:
             self.project(game_id)
             version, current = read_checkpoint(self.redis, self.keys, game_id)
             if current is not None:
-                self.wake(game_id, current, version)
+                self.wake(game_id, current, version, int(time.time() * 1000))
 
     def rebuild(self):
         """Throw every read model away and project every game again from its stream."""

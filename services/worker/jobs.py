@@ -1,9 +1,8 @@
 """RQ jobs. Each reads what it needs, acts through the game service, and treats a
-stale situation (the game moved on since the job was enqueued) as a no-op."""
+stale situation (the game moved on since the job was scheduled) as a no-op."""
 
 import logging
 import random
-from datetime import UTC, datetime
 
 from services import deps as deps_module
 from shared import bots, jsonutil
@@ -13,39 +12,37 @@ from shared.store import VersionConflict
 log = logging.getLogger(__name__)
 
 
-def bot_job_id(game_id, seat, version):
-    """One job per game, seat and version: enqueueing a turn twice is harmless."""
-    return f"bot-{game_id}-{seat}-{version}"
+def play_bot_turn(game_id, seat, version):
+    """The bot in `seat` moves, seeing only its own seat's view at `version`."""
+    d = deps_module.current()
+    view = _view(d, game_id, seat)
+    if view is None or view["version"] != version or seat not in view["to_act"]:
+        return "stale"
+    bot = view["seats"][seat]["bot"]
+    if not bot:
+        return "not a bot"
+    rng = random.Random(f"bot-{game_id}-{seat}-{version}")
+    return _send(d, game_id, seat, bots.choose(bot, view, rng), version)
 
 
-def enqueue_bot_turn(queue, game_id, seat, version):
-    queue.enqueue(
-        play_bot_turn,
-        game_id,
-        seat,
-        version,
-        job_id=bot_job_id(game_id, seat, version),
-        result_ttl=60,
-        failure_ttl=24 * 3600,
-    )
-
-
-def timer_job_id(game_id, seat, version):
-    return f"timer-{game_id}-{seat}-{version}"
-
-
-def schedule_turn_timer(queue, game_id, seat, version, at_ms):
-    """Run fire_turn_timer at the seat's deadline (the worker's scheduler enqueues it)."""
-    queue.enqueue_at(
-        datetime.fromtimestamp(at_ms / 1000, tz=UTC),
-        fire_turn_timer,
-        game_id,
-        seat,
-        version,
-        job_id=timer_job_id(game_id, seat, version),
-        result_ttl=60,
-        failure_ttl=24 * 3600,
-    )
+def play_bot_reaction(game_id, seat):
+    """The bot in `seat` reacts, after its delay, to what it may do out of turn (a
+    claim, a stack). A reflex names what it answers (a claim names the table card), so
+    it is sent without an expected version: if the chance has passed, the rules refuse
+    it and nothing happens."""
+    d = deps_module.current()
+    view = _view(d, game_id, seat)
+    if view is None or not view["seats"][seat]["bot"]:
+        return "stale"
+    rng = random.Random(f"react-{game_id}-{seat}-{view['version']}")
+    command = bots.react(view["seats"][seat]["bot"], view, rng)
+    if command is None:
+        return "stale"
+    try:
+        d.service.command(game_id, seat, command, by="bot")
+    except RuleError:
+        return "stale"
+    return "moved"
 
 
 def fire_turn_timer(game_id, seat, version):
@@ -58,22 +55,24 @@ def fire_turn_timer(game_id, seat, version):
     return "stale" if moved is None else "timed out"
 
 
-def play_bot_turn(game_id, seat, version):
-    """The bot in `seat` moves, seeing only its own seat's view at `version`."""
-    d = deps_module.current()
+def fire_table_timer(game_id, key):
+    """The table's timer `key` has run out: the table sends its command, unless the
+    timer has gone meanwhile (a window every seat stacked on)."""
+    moved = deps_module.current().service.table_timer(game_id, key)
+    return "stale" if moved is None else "fired"
+
+
+def _view(d, game_id, seat):
     raw = d.redis.get(d.keys.view(game_id, seat))
-    view = jsonutil.loads(raw) if raw else None
-    if view is None or view["version"] != version or seat not in view["to_act"]:
-        return "stale"
-    bot = view["seats"][seat]["bot"]
-    if not bot:
-        return "not a bot"
-    command = bots.choose(bot, view, random.Random(bot_job_id(game_id, seat, version)))
+    return jsonutil.loads(raw) if raw else None
+
+
+def _send(d, game_id, seat, command, version):
     try:
         d.service.command(game_id, seat, command, expected_version=version, by="bot")
     except VersionConflict:
         return "stale"
     except RuleError as error:  # a bot bug: keep the worker alive and say so
-        log.error("bot %s in %s seat %s refused: %s", bot, game_id, seat, error.message)
+        log.error("bot in %s seat %s refused: %s", game_id, seat, error.message)
         return f"refused: {error.code}"
     return "moved"

@@ -31,6 +31,14 @@ A module exposes:
     view(state, seat) -> dict       what that seat (None: a spectator) may see
     redact(event, seat) -> dict     the event as that seat (None: a spectator) may see it
     result(state) -> dict | None    {"winners": [...], "scores": [...], ...} once finished
+
+Optional, for games with real-time parts (Alien):
+
+    REFLEXES: tuple[str, ...]       command types a bot sends out of turn after its
+                                    reaction delay (a claim, a stack), not at once
+    table_timers(state) -> list     the table's own commands that wait on a clock:
+        [{"key": str, "seconds": number, "command": dict}]; the service sends `command`
+        as the table (seat None) `seconds` after `key` first appeared, unless it is gone
 """
 
 

@@ -8,9 +8,11 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services.game import GameService
+from services.projector import Projector
 from services.worker import jobs
 from shared import jsonutil, table
 from shared.games.base import RuleError
+from tests.helpers import RecordingScheduler
 
 HUMAN_AND_BOT = [{"name": "ana"}, {"bot": "random"}]
 
@@ -39,9 +41,9 @@ def stored_view(deps, game_id, seat):
 
 
 def test_a_seats_deadline_is_in_every_view_and_its_timer_is_scheduled_for_it(deps, clock):
-    timers = []
-    projector = deps.projector()
-    projector.schedule_timer = lambda *timer: timers.append(timer)
+    scheduler = RecordingScheduler()
+    timers = scheduler.turn_timers
+    projector = Projector(deps.store, scheduler)
     game_id = deps.service.create(
         "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 1, "turn_seconds": 5}
     )["id"]
@@ -57,9 +59,9 @@ def test_a_seats_deadline_is_in_every_view_and_its_timer_is_scheduled_for_it(dep
 
 
 def test_without_turn_seconds_there_is_no_deadline_and_no_timer(deps):
-    timers = []
-    projector = deps.projector()
-    projector.schedule_timer = lambda *timer: timers.append(timer)
+    scheduler = RecordingScheduler()
+    timers = scheduler.turn_timers
+    projector = Projector(deps.store, scheduler)
     game_id = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {})["id"]
     projector.project(game_id)
     assert timers == [] and stored_view(deps, game_id, 0)["deadlines"] == [None, None]

@@ -2,7 +2,7 @@
 
 from services.projector.projector import Projector
 from shared import jsonutil, table
-from tests.helpers import humans
+from tests.helpers import RecordingScheduler, humans
 
 
 def stored(deps, key):
@@ -118,19 +118,19 @@ def test_rebuild_regenerates_the_same_read_models(deps, projector):
 
 
 def test_a_bot_to_act_is_scheduled_once_per_version(deps):
-    scheduled = []
-    projector = Projector(deps.store, schedule_bot=lambda *job: scheduled.append(job))
-    game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})[
-        "id"
-    ]
+    scheduler = RecordingScheduler()
+    projector = Projector(deps.store, scheduler)
+    seats = [{"bot": "random"}, {"name": "b"}]
+    game_id = deps.service.create("alebrijes", seats, {"seed": 1})["id"]
     version = projector.project(game_id)
-    assert scheduled == [(game_id, 0, version)]
+    assert scheduler.bot_turns == [(game_id, 0, version)]
     projector.project(game_id)
-    assert scheduled == [(game_id, 0, version)]
+    assert scheduler.bot_turns == [(game_id, 0, version)]
+    assert scheduler.reactions == [] and scheduler.turn_timers == []
 
 
 def test_the_sweep_wakes_a_bot_whose_job_was_lost(deps):
-    lost = Projector(deps.store, schedule_bot=lambda *job: None)  # the job never reached RQ
+    lost = Projector(deps.store)  # its jobs never reached RQ
     game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})[
         "id"
     ]

@@ -1,6 +1,8 @@
 """services/worker: bot turns as RQ jobs run by a real (non-forking) RQ worker, on
 fakeredis and on a real Redis server."""
 
+import time
+
 import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
@@ -9,17 +11,21 @@ from services.worker import jobs
 from shared import bots, jsonutil
 
 FOUR_BOTS = [{"bot": "random"}] * 4
+# Bots that react at once: Alien's claims and stacks are scheduled after the delay.
+QUICK_BOTS = [{"bot": "random", "reaction_seconds": 0}] * 4
 
 
 def run_until_quiet(deps, projector, max_rounds=5000):
-    """Alternate projector and worker until neither has anything to do."""
+    """Alternate projector and worker (with its scheduler, for the bots' reactions)
+    until the game is over or nothing is left to do now."""
     worker = SimpleWorker([deps.queue], connection=deps.redis, serializer=JSONSerializer)
     projector.join_group()
     for _ in range(max_rounds):
         handled = projector.poll(block_ms=1)
-        if not handled and deps.queue.count == 0:
+        due = deps.redis.zcount(deps.queue.scheduled_job_registry.key, 0, time.time())
+        if not handled and deps.queue.count == 0 and not due:
             return
-        worker.work(burst=True, logging_level="ERROR")
+        worker.work(burst=True, with_scheduler=bool(due), logging_level="ERROR")
     raise AssertionError("the game did not settle")
 
 
@@ -43,9 +49,7 @@ def test_four_random_bots_play_a_whole_game_through_rq(deps, projector):
     ids=["alien", "alakablast", "abluxxen", "abluxxen-published"],
 )
 def test_four_random_bots_finish_every_game_through_rq(deps, projector, game, options):
-    # Alien's bots act only when to_act: the player on turn (who may also claim), and
-    # in a stacking window every seat that must stack; so no window needs its timer.
-    game_id = deps.service.create(game, FOUR_BOTS, options)["id"]
+    game_id = deps.service.create(game, QUICK_BOTS, options)["id"]
     run_until_quiet(deps, projector)
     _, current = deps.service.load(game_id, fresh=True)
     assert current["status"] == "finished"

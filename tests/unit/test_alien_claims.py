@@ -165,7 +165,8 @@ def test_malformed_claims_are_bad_commands(command):
 
 def test_a_valid_claim_opens_the_stacking_window_for_every_other_player():
     state = run(game(), (1, SUM))
-    assert state["window"] == {"claimant": 1, "alien": "A6", "table": "C15", "stacked": []}
+    window = {"number": 1, "claimant": 1, "alien": "A6", "table": "C15", "stacked": []}
+    assert state["window"] == window
     assert alien.to_act(state) == [0, 2]
     assert alien.legal(state, 0) == [STACK] and alien.legal(state, 2) == [STACK]
     assert alien.legal(state, 1) == []
@@ -244,3 +245,16 @@ def test_a_player_with_no_cards_who_stacks_last_gives_nothing():
     state = run(state, (0, STACK))
     state, events = apply(state, 2, STACK)
     assert [e["type"] for e in events] == ["stacked", "window_closed"]
+
+
+def test_an_open_window_closes_on_the_tables_timer_after_stack_seconds():
+    state = run(game(), (1, SUM))
+    assert alien.table_timers(state) == [
+        {"key": "window-1", "seconds": 5, "command": {"type": "close_window"}}
+    ]
+    closed = run(state, (None, {"type": "close_window"}))
+    assert alien.table_timers(closed) == []
+
+
+def test_the_bots_reflexes_are_the_claim_and_the_stack():
+    assert alien.REFLEXES == ("claim", "stack")

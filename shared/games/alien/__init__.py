@@ -11,9 +11,9 @@ scenarios (scripted games for tutorials, puzzles and tests).
 """
 
 from ..base import RuleError
-from .decide import decide, legal, timeout, to_act
+from .decide import decide, legal, table_timers, timeout, to_act
 from .evolve import evolve
-from .facts import CARDS, COMMANDS, NAME, OPTIONS, PLAYERS, TABLE_COMMANDS
+from .facts import CARDS, COMMANDS, NAME, OPTIONS, PLAYERS, REFLEXES, TABLE_COMMANDS
 from .scenarios import arrange_deck, replay
 from .setup import check_deck, configure, initial
 from .views import redact, result, view
@@ -24,6 +24,7 @@ __all__ = [
     "NAME",
     "OPTIONS",
     "PLAYERS",
+    "REFLEXES",
     "TABLE_COMMANDS",
     "RuleError",
     "arrange_deck",
@@ -36,6 +37,7 @@ __all__ = [
     "redact",
     "replay",
     "result",
+    "table_timers",
     "timeout",
     "to_act",
     "view",

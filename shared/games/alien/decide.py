@@ -63,3 +63,18 @@ def timeout(state, seat):
     if state["window"] is not None:
         return {"type": "stack"}
     return {"type": "end_turn"} if state["acted"] else {"type": "pass"}
+
+
+def table_timers(state):
+    """The table's own commands that wait on a clock: an open stacking window closes
+    `stack_seconds` after the claim that opened it (the service runs the clock)."""
+    window = state["window"]
+    if window is None or state["phase"] != "play":
+        return []
+    return [
+        {
+            "key": f"window-{window['number']}",
+            "seconds": state["options"]["stack_seconds"],
+            "command": {"type": "close_window"},
+        }
+    ]

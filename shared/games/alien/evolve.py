@@ -106,7 +106,9 @@ def _claimed(state, event):
     seat = event["seat"]
     _move(state["hands"][seat], state["prisons"][seat], event["card"])
     state["table_claimed"] = True
+    state["windows"] += 1
     state["window"] = {
+        "number": state["windows"],
         "claimant": seat,
         "alien": event["card"],
         "table": event["table"],

@@ -11,6 +11,8 @@ PLAYERS = range(2, 9)
 OPTIONS = {"stack_seconds": 5, "no_math": False}
 COMMANDS = ("play", "capture", "hunt", "take", "end_turn", "pass", "claim", "stack")
 TABLE_COMMANDS = ("start", "close_window")
+# Commands a bot sends after its reaction delay, so a quick human can beat it.
+REFLEXES = ("claim", "stack")
 
 ALIENS = range(10)
 HAND_SIZE = 5  # dealt, and drawn back up to at the end of a turn

@@ -77,6 +77,7 @@ def initial(config):
         "acted": False,  # the player whose turn it is chose PLAY
         "took": False,  # the empty-hand take was used this turn
         "window": None,  # the stacking window after a CAPTURED! claim
+        "windows": 0,  # how many windows have opened: names each window's timer
         "winner": None,
     }
 

@@ -1,0 +1,63 @@
+"""Putting work on the RQ queue: bot turns, bot reactions and timers.
+
+Each job's id is derived from what it is for (game, seat, version or timer key), and
+every job re-checks the game when it runs, so scheduling the same thing twice, or a
+job that comes too late, is harmless.
+"""
+
+from datetime import UTC, datetime
+
+from services.worker import jobs
+
+KEEP_RESULT = 60  # seconds
+KEEP_FAILURE = 24 * 3600
+
+
+class Scheduler:
+    def __init__(self, queue):
+        self.queue = queue
+
+    def bot_turn(self, game_id, seat, version):
+        """The bot in `seat` moves now."""
+        self._now(jobs.play_bot_turn, f"bot-{game_id}-{seat}-{version}", game_id, seat, version)
+
+    def bot_reaction(self, game_id, seat, version, at_ms):
+        """The bot in `seat` reacts (claims, stacks...) at `at_ms`, after its delay."""
+        job_id = f"react-{game_id}-{seat}-{version}"
+        self._at(at_ms, jobs.play_bot_reaction, job_id, game_id, seat)
+
+    def turn_timer(self, game_id, seat, version, at_ms):
+        """The seat's time to act at `version` runs out at `at_ms`."""
+        job_id = f"timer-{game_id}-{seat}-{version}"
+        self._at(at_ms, jobs.fire_turn_timer, job_id, game_id, seat, version)
+
+    def table_timer(self, game_id, key, at_ms):
+        """The table's own timer `key` (e.g. a stacking window) runs out at `at_ms`."""
+        self._at(at_ms, jobs.fire_table_timer, f"table-{game_id}-{key}", game_id, key)
+
+    def _now(self, function, job_id, *args):
+        self.queue.enqueue(
+            function, *args, job_id=job_id, result_ttl=KEEP_RESULT, failure_ttl=KEEP_FAILURE
+        )
+
+    def _at(self, at_ms, function, job_id, *args):
+        when = datetime.fromtimestamp(at_ms / 1000, tz=UTC)
+        self.queue.enqueue_at(
+            when, function, *args, job_id=job_id, result_ttl=KEEP_RESULT, failure_ttl=KEEP_FAILURE
+        )
+
+
+class Nothing:
+    """A scheduler that schedules nothing (a projector that only rebuilds)."""
+
+    def bot_turn(self, game_id, seat, version):
+        pass
+
+    def bot_reaction(self, game_id, seat, version, at_ms):
+        pass
+
+    def turn_timer(self, game_id, seat, version, at_ms):
+        pass
+
+    def table_timer(self, game_id, key, at_ms):
+        pass
