@@ -28,9 +28,9 @@ class Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         return self.http.request(method, self.base + path, headers=headers, timeout=10, **kwargs)
 
-    def create(self, seats, **options):
+    def create(self, seats, game="alebrijes", **options):
         response = self.call(
-            "POST", "/v1/games", json={"game": "alebrijes", "seats": seats, "options": options}
+            "POST", "/v1/games", json={"game": game, "seats": seats, "options": options}
         )
         assert response.status_code == 201, response.text
         return response.json()
@@ -42,6 +42,21 @@ class Client:
 
     def command(self, game_id, token, command):
         return self.call("POST", f"/v1/games/{game_id}/commands", token, json=command)
+
+    def events(self, game_id, token=None, after=0):
+        """The event log after version `after`, every page of it, as the token's seat
+        (or a spectator) may see it; and the game's version the last page reported."""
+        events, limit = [], 1000
+        while True:
+            response = self.call(
+                "GET", f"/v1/games/{game_id}/events?after={after}&limit={limit}", token
+            )
+            assert response.status_code == 200, response.text
+            page = response.json()
+            events += page["events"]
+            if len(page["events"]) < limit:
+                return events, page["version"]
+            after = page["events"][-1]["version"]
 
 
 def start_stack(tmp_path_factory):

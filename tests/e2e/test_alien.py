@@ -12,8 +12,7 @@ pytestmark = pytest.mark.e2e
 def test_a_human_and_three_bots_finish_a_game_of_alien(stack):
     client = stack
     bots = [{"bot": "random", "reaction_seconds": 0.1}] * 3
-    body = {"game": "alien", "seats": [{"name": "ana"}, *bots], "options": {"seed": 4}}
-    game = client.call("POST", "/v1/games", json=body).json()
+    game = client.create([{"name": "ana"}, *bots], game="alien", seed=4)
     token, rng = game["seats"][0]["token"], random.Random(4)
     deadline = time.monotonic() + 240
     while True:
@@ -28,7 +27,7 @@ def test_a_human_and_three_bots_finish_a_game_of_alien(stack):
         command = {**rng.choice(view["legal"]), "expected_version": view["version"]}
         response = client.command(game["id"], token, command)
         assert response.status_code in (200, 409, 422), response.text
-    log = client.call("GET", f"/v1/games/{game['id']}/events?limit=1000").json()["events"]
+    log, _ = client.events(game["id"])
     bot_claims = [e for e in log if e["type"] == "claimed" and e["seat"] != 0]
     bot_stacks = [e for e in log if e["type"] == "stacked" and e["seat"] != 0]
     assert bot_claims, "no bot ever shouted CAPTURED!"
