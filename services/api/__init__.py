@@ -79,7 +79,8 @@ def create_app(deps=None, *, spec_only=False):
 
 
 DESCRIPTION = """\
-Hosts hidden-information card games (Alebrijes) for your app.
+Hosts hidden-information card games (Alebrijes, Alien, Alakablast, Abluxxen)
+for your app.
 
 Open a table with `POST /v1/games`; each human seat gets a bearer token. Poll
 `GET /v1/games/{id}/view` with your token: it holds what your seat may see, who must

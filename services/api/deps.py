@@ -1,6 +1,7 @@
 """Per-app dependencies and the small helpers every route uses."""
 
 from contextlib import contextmanager
+from http import HTTPStatus
 
 from flask import Response, current_app
 
@@ -29,3 +30,14 @@ def refused():
         raise ApiError(error.code, error.message) from None
     except VersionConflict as conflict:
         raise ApiError("version_conflict", str(conflict)) from None
+
+
+def errors(blp, *statuses):
+    """Document the problem+json answers an endpoint may give, by HTTP status."""
+
+    def decorate(view):
+        for status in statuses:
+            view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
+        return view
+
+    return decorate

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from services.api import schemas
 from services.api.auth import holder_of, seat_token_for
-from services.api.deps import deps, json_response, refused
+from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from shared import jsonutil, table, tokens
 
@@ -17,7 +17,7 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables a
 class Games(MethodView):
     @blp.arguments(schemas.LobbyQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.Lobby)
-    @blp.alt_response(400, response="BAD_REQUEST")
+    @errors(blp, 400)
     def get(self, query):
         """The games waiting for players, oldest first."""
         d = deps()
@@ -34,7 +34,7 @@ class Games(MethodView):
 
     @blp.arguments(schemas.CreateGame, error_status_code=400)
     @blp.response(201, schemas.Created)
-    @blp.alt_response(400, response="BAD_REQUEST")
+    @errors(blp, 400)
     def post(self, body):
         """Open a table. Human seats get a bearer token each; the game starts when no
         seat is open."""
@@ -47,7 +47,7 @@ class Games(MethodView):
 @blp.route("/<game_id>")
 class Game(MethodView):
     @blp.response(200, schemas.Summary)
-    @blp.alt_response(404, response="NOT_FOUND")
+    @errors(blp, 404)
     def get(self, game_id):
         """A game's public summary."""
         d = deps()
@@ -63,9 +63,7 @@ class Game(MethodView):
 class Seat(MethodView):
     @blp.arguments(schemas.ClaimSeat, error_status_code=400)
     @blp.response(200, schemas.Claimed)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @errors(blp, 400, 404, 409)
     def post(self, body, game_id, seat):
         """Claim an open seat: returns its bearer token."""
         with refused():
@@ -76,10 +74,7 @@ class Seat(MethodView):
 @blp.route("/<game_id>/cancel")
 class Cancel(MethodView):
     @blp.response(200, schemas.Changed)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @errors(blp, 401, 403, 404, 409)
     @blp.doc(security=[{"seatToken": []}])
     def post(self, game_id):
         """Cancel a game still waiting for players (the creator's token)."""
@@ -94,33 +89,27 @@ class Cancel(MethodView):
 @blp.route("/<game_id>/seats/<int:seat>/resign")
 class Resign(MethodView):
     @blp.response(200, schemas.Changed)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @errors(blp, 401, 403, 404, 409)
     @blp.doc(security=[{"seatToken": []}])
     def post(self, game_id, seat):
         """Leave the game: a bot plays the seat to the end (the seat's token)."""
-        d = deps()
-        seat_token_for(game_id, seat, d.service.secret)
-        with refused():
-            version, _, _ = d.service.resign(game_id, seat)
-        return json_response({"version": version})
+        return _by_holder(game_id, seat, deps().service.resign)
 
 
 @blp.route("/<game_id>/seats/<int:seat>/return")
 class Return(MethodView):
     @blp.response(200, schemas.Changed)
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
+    @errors(blp, 401, 403, 404, 409)
     @blp.doc(security=[{"seatToken": []}])
     def post(self, game_id, seat):
         """Take the seat back from the bot that played it after timeouts (the seat's
         token). Sending a command does the same."""
-        d = deps()
-        seat_token_for(game_id, seat, d.service.secret)
-        with refused():
-            version, _, _ = d.service.return_seat(game_id, seat)
-        return json_response({"version": version})
+        return _by_holder(game_id, seat, deps().service.return_seat)
+
+
+def _by_holder(game_id, seat, change):
+    """A change only the seat's own token may make; answers the new version."""
+    seat_token_for(game_id, seat, deps().service.secret)
+    with refused():
+        version, _, _ = change(game_id, seat)
+    return json_response({"version": version})

@@ -7,7 +7,7 @@ from marshmallow import ValidationError
 
 from services.api import schemas
 from services.api.auth import seat_of
-from services.api.deps import deps, json_response, refused
+from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.schemas import _COMMANDS
@@ -27,10 +27,7 @@ class GameView(MethodView):
     @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.View)
     @blp.alt_response(304, description="Long-poll: the version did not pass `after` in time.")
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @errors(blp, 400, 401, 403, 404)
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
         """What the caller's seat may see (a seat token), or the spectator view (none).
@@ -83,14 +80,7 @@ class Commands(MethodView):
         },
     )
     @blp.response(200, schemas.Moved)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
-    @blp.alt_response(409, response="CONFLICT")
-    @blp.alt_response(413, response="REQUEST_ENTITY_TOO_LARGE")
-    @blp.alt_response(415, response="UNSUPPORTED_MEDIA_TYPE")
-    @blp.alt_response(422, response="UNPROCESSABLE_ENTITY")
+    @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422)
     def post(self, game_id):
         """Send one command as the token's seat. Returns the new version and the
         events it caused, as this seat may see them."""
@@ -138,10 +128,7 @@ def event_as_seen(current, record, seat):
 class Events(MethodView):
     @blp.arguments(schemas.EventsQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.EventPage)
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @errors(blp, 400, 401, 403, 404)
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
         """The game's event log after version `after`: as the caller's seat (or a

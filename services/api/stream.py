@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api.auth import seat_of
-from services.api.deps import deps, refused
+from services.api.deps import deps, errors, refused
 from services.api.errors import ApiError
 from services.api.play import OVER, event_as_seen, projected, watcher
 from shared import jsonutil
@@ -44,10 +44,7 @@ class EventStream(MethodView):
             }
         },
     )  # fmt: skip
-    @blp.alt_response(400, response="BAD_REQUEST")
-    @blp.alt_response(401, response="UNAUTHORIZED")
-    @blp.alt_response(403, response="FORBIDDEN")
-    @blp.alt_response(404, response="NOT_FOUND")
+    @errors(blp, 400, 401, 403, 404)
     def get(self, game_id):
         """The game's events as the caller's seat (or a spectator) may see them, live."""
         d = deps()
