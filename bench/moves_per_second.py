@@ -31,10 +31,10 @@ MOVES = {"exchanged", "played", "passed"}
 TIME_LIMIT = 300  # seconds for one batch, at most
 
 
-def start_stack(run_dir):
+def start_stack(run_dir, workers):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
-    env.update(PORT=str(port), RUN_DIR=run_dir)
+    env.update(PORT=str(port), RUN_DIR=run_dir, WORKERS=str(workers))
     process = subprocess.Popen(
         [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL
     )
@@ -76,9 +76,11 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
     args = parser.parse_args()
+    print(f"{args.workers} RQ worker(s)")
     with tempfile.TemporaryDirectory() as run_dir:
-        process, base = start_stack(run_dir)
+        process, base = start_stack(run_dir, args.workers)
         http = requests.Session()
         try:
             for games in (1, args.games):

@@ -32,22 +32,15 @@ def main():
         children.append(redis_process)
         print(f"embedded Redis at {env['REDIS_URL']} (data in {state / 'redis'})")
     python = sys.executable
-    commands = {
-        "api": [
-            python,
-            "-m",
-            "gunicorn",
-            "--config",
-            str(ROOT / "deploy" / "gunicorn.conf.py"),
-            "--bind",
-            f"127.0.0.1:{port}",
-            "services.api:create_app()",
-        ],
-        "projector": [python, "-m", "services.projector"],
-        "worker": [python, "-m", "services.worker"],
-    }
+    gunicorn = ["gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    commands = [
+        [python, "-m", *gunicorn, "--bind", f"127.0.0.1:{port}", "services.api:create_app()"],
+        [python, "-m", "services.projector"],
+        # WORKERS: how many RQ workers run bot turns and timers (one is plenty for a club).
+        *[[python, "-m", "services.worker"]] * int(env.get("WORKERS", "1")),
+    ]
     try:
-        for command in commands.values():
+        for command in commands:
             children.append(subprocess.Popen(command, env=env, cwd=ROOT))
         url = f"http://127.0.0.1:{port}"
         _wait_for(url)
