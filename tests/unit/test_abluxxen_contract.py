@@ -15,21 +15,15 @@ from test_abluxxen_support import (
     padded,
     play,
     random_game,
+    refused,
     run,
     table,
 )
 
 from shared.games import abluxxen
-from shared.games.base import RuleError
 
 DISPLAY = ["9", "2", "10", "3", "11", "4"]
 PILE = ["12"] * 8
-
-
-def refused(state, seat, command):
-    with pytest.raises(RuleError) as refusal:
-        abluxxen.decide(state, seat, command)
-    return refusal.value.code
 
 
 @pytest.mark.parametrize("published", [False, True])

@@ -1,6 +1,5 @@
 """Abluxxen with option `published`: one test per difference from the rulebook's rules."""
 
-import pytest
 from test_abluxxen_support import (
     DECLINE,
     DISCARD,
@@ -13,13 +12,13 @@ from test_abluxxen_support import (
     draw,
     padded,
     play,
+    refused,
     run,
     table,
     types,
 )
 
 from shared.games import abluxxen
-from shared.games.base import RuleError
 
 DISPLAY = ["2", "3", "4", "5", "9", "10"]
 PILE = ["11", "12", "11", "12", "13", "13"]
@@ -31,12 +30,6 @@ def three_rows(*extra):
     state = table(hands, display=DISPLAY, draw_pile=PILE, published=True)
     state, _ = run(state, (0, play("1")), (1, play("7", "7")), (2, play("6", "6")))
     return state
-
-
-def refused(state, seat, command):
-    with pytest.raises(RuleError) as refusal:
-        abluxxen.decide(state, seat, command)
-    return refusal.value.code
 
 
 def test_published_only_strictly_lower_rows_may_be_attacked():

@@ -1,6 +1,5 @@
 """Abluxxen under the rulebook's rules (the default): one test per rule and ruling."""
 
-import pytest
 from test_abluxxen_support import (
     GIVE_UP,
     STOP,
@@ -10,13 +9,13 @@ from test_abluxxen_support import (
     draw,
     padded,
     play,
+    refused,
     run,
     table,
     types,
 )
 
 from shared.games import abluxxen
-from shared.games.base import RuleError
 
 
 def three_rows():
@@ -28,12 +27,6 @@ def three_rows():
     )
     state, _ = run(state, (0, play("1")), (1, play("7", "7")), (2, play("6", "6")))
     return state
-
-
-def refused(state, seat, command):
-    with pytest.raises(RuleError) as refusal:
-        abluxxen.decide(state, seat, command)
-    return refusal.value.code
 
 
 # Rows

@@ -4,7 +4,10 @@ and commands chained through decide and evolve. (No tests here.)"""
 import random
 from collections import Counter
 
+import pytest
+
 from shared.games import abluxxen
+from shared.games.base import RuleError
 
 
 def new_game(players=2, published=False, deck=None, seed="seed"):
@@ -61,6 +64,13 @@ def act(state, seat, command):
     for event in events:
         state = abluxxen.evolve(state, event)
     return state, events
+
+
+def refused(state, seat, command):
+    """The RuleError code decide gives for a command it refuses (failing if it accepts it)."""
+    with pytest.raises(RuleError) as refusal:
+        abluxxen.decide(state, seat, command)
+    return refusal.value.code
 
 
 def run(state, *steps):

@@ -3,8 +3,7 @@
 import pytest
 
 import shared.games.alakablast as game
-from shared.games.base import RuleError
-from tests.unit.test_alakablast_helpers import after, given, play, started, types
+from tests.unit.test_alakablast_helpers import after, given, play, refused, started, types
 
 # Seat 0 (Loretto) has an open plant 2 and water 2, seat 1 (Victor) an open light and
 # shadow, seat 2 an open fire 4 and fire 5.
@@ -22,12 +21,6 @@ def table():
 
 def told(state, seat, position):
     return state["hands"][seat][position]["told"]
-
-
-def refused(state, seat, command):
-    with pytest.raises(RuleError) as refusal:
-        game.decide(state, seat, command)
-    return refusal.value.code
 
 
 def ask(card, informant, claim=None):

@@ -5,7 +5,6 @@ import json
 import pytest
 
 import shared.games.alakablast as game
-from shared.games.base import RuleError
 from tests.unit.test_alakablast_helpers import (
     after,
     as_json,
@@ -14,6 +13,7 @@ from tests.unit.test_alakablast_helpers import (
     given,
     new_table,
     play,
+    refused,
     started,
 )
 
@@ -40,12 +40,6 @@ def scripted_log(seed="script"):
     state = fold(state, log)
     state, events = play(state, *SCRIPT)
     return log + events, state
-
-
-def refused(state, seat, command):
-    with pytest.raises(RuleError) as refusal:
-        game.decide(state, seat, command)
-    return refusal.value.code
 
 
 def test_the_same_seed_and_commands_give_the_same_events_byte_for_byte():

@@ -4,12 +4,12 @@ import pytest
 
 import shared.games.alakablast as game
 from shared.games.alakablast.cards import GEM_TARGET, duel_outcome
-from shared.games.base import RuleError
 from tests.unit.test_alakablast_helpers import (
     after,
     cards_on_table,
     given,
     play,
+    refused,
     spells,
     started,
     types,
@@ -33,12 +33,6 @@ def duel(rival, kind, card=None, dimension=None):
 
 def choose(card):
     return {"type": "choose", "card": card}
-
-
-def refused(state, seat, command):
-    with pytest.raises(RuleError) as refusal:
-        game.decide(state, seat, command)
-    return refusal.value.code
 
 
 def informed(target, card, clue, cards):

@@ -3,8 +3,11 @@
 import json
 from collections import Counter
 
+import pytest
+
 import shared.games.alakablast as game
 from shared.games.alakablast.cards import DISCARD_AT_START
+from shared.games.base import RuleError
 
 
 def fixed_deck(players, hands, discard=None, pile=()):
@@ -67,6 +70,13 @@ def play(state, *moves):
 def after(state, *moves):
     """The state after the moves."""
     return play(state, *moves)[0]
+
+
+def refused(state, seat, command):
+    """The RuleError code decide gives for a command it refuses (failing if it accepts it)."""
+    with pytest.raises(RuleError) as refusal:
+        game.decide(state, seat, command)
+    return refusal.value.code
 
 
 def spells(state, seat):

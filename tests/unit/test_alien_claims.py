@@ -4,7 +4,7 @@ window that follows."""
 import pytest
 
 from shared.games import alien
-from shared.games.alien.scenarios import apply, new_game, started
+from shared.games.alien.scenarios import apply, new_game, run, started
 from shared.games.base import RuleError
 
 # On C15 the sum is 6 (seat 1 holds A6) and the difference 4 (seat 2 holds A4).
@@ -20,12 +20,6 @@ STACK = {"type": "stack"}
 
 def game(hands=HANDS, table="C15", **options):
     return started(hands, table, **options)
-
-
-def run(state, *moves):
-    for seat, command in moves:
-        state, _ = apply(state, seat, command)
-    return state
 
 
 def refused(code, state, seat, command):

@@ -4,7 +4,7 @@ take) then end the turn and draw, or PASS; the draw pile and the win."""
 import pytest
 
 from shared.games import alien
-from shared.games.alien.scenarios import apply, replay, started
+from shared.games.alien.scenarios import apply, replay, run, started
 from shared.games.base import RuleError
 
 # Seat 0 may lay C38 on C35 and then C48 on C38; C48 does not fit C35.
@@ -17,13 +17,6 @@ PILE = ["C46", "C57", "C68", "C79", "C09"]
 
 def game(hands=HANDS, table="C35", pile=PILE, **options):
     return started(hands, table, pile, **options)
-
-
-def run(state, *moves):
-    """Apply (seat, command) moves in order; the state after the last."""
-    for seat, command in moves:
-        state, _ = apply(state, seat, command)
-    return state
 
 
 def refused(code, state, seat, command):

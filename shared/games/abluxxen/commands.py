@@ -1,5 +1,6 @@
 """The shape of commands: checked before any rule, so a malformed one is "bad_command"."""
 
+from .. import common
 from ..base import RuleError
 from .facts import CODES, COMMANDS
 
@@ -20,12 +21,7 @@ def _bad(message):
 
 def _card_list(value, field):
     """A list of known card codes, or RuleError("bad_command")."""
-    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-        raise _bad(f"{field} must be a list of card codes")
-    unknown = [card for card in value if card not in CODES]
-    if unknown:
-        raise _bad(f"unknown card code(s) in {field}: {', '.join(unknown)}; codes are 1..13 and X")
-    return list(value)
+    return common.card_list(value, field, CODES, "; codes are 1..13 and X")
 
 
 def parse_table_command(command):
@@ -42,16 +38,8 @@ def parse_command(command):
     {"type": "stop"}; {"type": "answer", "choice": "take_back" | "give_up" | "discard"};
     {"type": "keep", "take": bool}; {"type": "draw", "display": [codes]}.
     """
-    if not isinstance(command, dict) or command.get("type") not in COMMANDS:
-        raise _bad(f"a command is an object whose type is one of {', '.join(COMMANDS)}")
-    kind = command["type"]
-    fields = _FIELDS[kind]
-    unknown = set(command) - fields - {"type"}
-    if unknown:
-        raise _bad(f"unknown field(s) for {kind}: {', '.join(sorted(map(str, unknown)))}")
-    missing = fields - set(command)
-    if missing:
-        raise _bad(f"missing field(s) for {kind}: {', '.join(sorted(missing))}")
+    kind = common.command_type(command, COMMANDS)
+    common.check_fields(command, kind, _FIELDS[kind])
     if kind == "play":
         return {"type": kind, "cards": _card_list(command["cards"], "cards")}
     if kind == "draw":

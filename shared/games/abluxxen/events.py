@@ -2,17 +2,9 @@
 events. A fold also moves the turn on to its next step, which is fully determined by
 the state (whose attack is next, who must draw how many)."""
 
+from ..common import clone
 from .facts import HAND_SIZE, remove_cards, sorted_cards
 from .rules import published, supply
-
-
-def clone(value):
-    """A deep copy of a JSON-like value (faster than copy.deepcopy for plain data)."""
-    if isinstance(value, dict):
-        return {key: clone(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [clone(item) for item in value]
-    return value
 
 
 def _start_draw(state, seat, count, source, reason):

@@ -1,13 +1,8 @@
 """A new game: its options, a fixed deck's check, and the state before the deal."""
 
-from collections import Counter
-
+from .. import common
 from ..base import RuleError
 from .facts import CARDS, OPTIONS, PLAYERS
-
-
-def _bad(message):
-    return RuleError("bad_options", message)
 
 
 def configure(players, options):
@@ -15,26 +10,18 @@ def configure(players, options):
 
     `published` (bool, default false): play the published rules instead of the rulebook's.
     """
-    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYERS:
-        raise _bad(f"Abluxxen is played by {PLAYERS.start} to {PLAYERS.stop - 1} players")
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise _bad("options must be an object")
-    unknown = set(options) - set(OPTIONS)
-    if unknown:
-        raise _bad(f"unknown option(s): {', '.join(sorted(map(str, unknown)))}")
-    configured = {**OPTIONS, **options}
+    common.check_players(players, PLAYERS, "Abluxxen")
+    configured = common.check_options(options, OPTIONS)
     if not isinstance(configured["published"], bool):
-        raise _bad("published must be true or false")
+        raise RuleError("bad_options", "published must be true or false")
     return configured
 
 
 def check_deck(deck):
     """Refuse (RuleError("bad_options")) a fixed deck that is not the 109 cards in some order."""
-    if not isinstance(deck, list) or not all(isinstance(card, str) for card in deck):
-        raise _bad("deck must be a list of card codes")
-    if Counter(deck) != Counter(CARDS):
-        raise _bad("deck must hold the 109 Abluxxen cards: eight of each 1..13 and five X")
+    common.check_deck(
+        deck, CARDS, "deck must hold the 109 Abluxxen cards: eight of each 1..13 and five X"
+    )
 
 
 def initial(config):
@@ -42,13 +29,8 @@ def initial(config):
 
     config = {"players", "seed", "deck" (109 codes, dealt first, or None), "options"}.
     """
-    players = config["players"]
-    options = configure(players, config.get("options"))
-    deck = config.get("deck")
-    if deck is not None:
-        check_deck(deck)
-    if not isinstance(config.get("seed"), str):
-        raise _bad("seed must be a string")
+    players, options, deck = common.read_config(config, configure, check_deck)
+    common.check_seed(config)
     return {
         "players": players,
         "seed": config["seed"],

@@ -5,7 +5,7 @@ so is every card drawn from it; rows, the display and the sizes of piles and han
 public. Once the game is over the hands are shown.
 """
 
-from .events import clone
+from ..common import clone
 from .facts import row_value
 from .rules import front, scores
 

@@ -4,6 +4,7 @@ Only the shape is checked here (types, known fields, known values); whether the 
 allowed now is the referee's business (decide.py).
 """
 
+from shared.games import common
 from shared.games.alakablast.cards import COMMANDS, DIMENSIONS, DUEL_KINDS, ELEMENTS
 from shared.games.base import RuleError
 
@@ -28,12 +29,7 @@ def _bad(message):
 
 def _check_fields(command, kind):
     required, optional = FIELDS[kind]
-    missing = [name for name in required if name not in command]
-    if missing:
-        raise _bad(f"{kind} needs the field {missing[0]!r}")
-    unknown = sorted(set(command) - {"type", *required, *optional, *ENVELOPE_FIELDS})
-    if unknown:
-        raise _bad(f"{kind} has no field {unknown[0]!r}")
+    common.check_fields(command, kind, required, (*optional, *ENVELOPE_FIELDS))
     for name in INTEGER_FIELDS:
         if name in command and type(command[name]) is not int:
             raise _bad(f"{name} must be an integer")
@@ -52,11 +48,7 @@ def _check_claim(claim):
 
 def command_type(command):
     """The command's type once its shape is checked; raises RuleError("bad_command")."""
-    if not isinstance(command, dict) or not isinstance(command.get("type"), str):
-        raise _bad('a command is an object with a "type"')
-    kind = command["type"]
-    if kind not in TABLE_COMMANDS + COMMANDS:
-        raise _bad(f"no command {kind!r}; commands are {list(TABLE_COMMANDS + COMMANDS)}")
+    kind = common.command_type(command, TABLE_COMMANDS + COMMANDS)
     _check_fields(command, kind)
     if kind == "ask":
         _check_claim(command.get("claim"))

@@ -1,8 +1,8 @@
 """Setting up a table: options, the initial state, the shuffle and the deal."""
 
 import random
-from collections import Counter
 
+from shared.games import common
 from shared.games.alakablast.cards import (
     CARDS,
     DISCARD_AT_START,
@@ -15,37 +15,27 @@ from shared.games.alakablast.cards import (
 from shared.games.base import RuleError
 
 
-def _check_players(players):
-    if type(players) is not int or players not in PLAYERS:
-        raise RuleError("bad_options", f"Alakablast is for 2 to 5 players, not {players!r}")
-
-
 def configure(players, options):
     """The options completed with defaults; RuleError("bad_options") when not acceptable.
 
-    Alakablast has no options of its own, so any key is unknown.
+    Alakablast has no options of its own, so any key is unknown. Unlike the other games it
+    wants an object even when empty: None is refused.
     """
-    _check_players(players)
-    if not isinstance(options, dict):
+    common.check_players(players, PLAYERS, "Alakablast")
+    if options is None:
         raise RuleError("bad_options", "options must be an object")
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise RuleError("bad_options", f"Alakablast has no option {unknown[0]!r}")
-    return {**OPTIONS, **options}
+    return common.check_options(options, OPTIONS)
 
 
 def check_deck(deck):
     """Raise RuleError("bad_options") unless `deck` holds exactly the 49 spell cards."""
-    if not isinstance(deck, list) or not all(isinstance(card, str) for card in deck):
-        raise RuleError("bad_options", "deck must be a list of card codes")
-    if Counter(deck) != Counter(CARDS):
-        raise RuleError("bad_options", "deck must hold every one of the 49 spell cards once")
+    common.check_deck(deck, CARDS, "deck must hold every one of the 49 spell cards once")
 
 
 def initial(config):
     """The table before the deal: nothing is dealt until the table's "start" command."""
     players = config["players"]
-    _check_players(players)
+    common.check_players(players, PLAYERS, "Alakablast")
     if config.get("deck") is not None:
         check_deck(config["deck"])
     return {

@@ -2,15 +2,7 @@
 
 from shared.games.alakablast.cards import sorted_spells
 from shared.games.alakablast.knowledge import learn, tell, untold
-
-
-def thawed(value):
-    """A deep copy of a JSON value (much faster than copy.deepcopy for plain data)."""
-    if isinstance(value, dict):
-        return {key: thawed(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [thawed(item) for item in value]
-    return value
+from shared.games.common import clone
 
 
 def _card(spell, is_open):
@@ -40,7 +32,7 @@ def _asked(state, event):
         "asker": event["seat"],
         "informant": event["informant"],
         "card": event["card"],
-        "claim": thawed(event["claim"]),
+        "claim": clone(event["claim"]),
     }
 
 
@@ -145,7 +137,7 @@ def evolve(state, event):
     fold = FOLDS.get(event.get("type"))
     if fold is None:
         raise ValueError(f"not an Alakablast event: {event.get('type')!r}")
-    state = thawed(state)
+    state = clone(state)
     fold(state, event)
     return state
 

@@ -8,9 +8,9 @@ is shown.
 """
 
 from shared.games.alakablast.cards import GEM_TARGET, NAME, hand_size
-from shared.games.alakablast.evolve import thawed
 from shared.games.alakablast.table import duel_role
 from shared.games.alakablast.turns import to_act
+from shared.games.common import clone
 
 
 def sees(seat, owner, is_open):
@@ -25,7 +25,7 @@ def _card_view(card, owner, seat, over):
     return {
         "open": card["open"],
         "spell": card["spell"] if shown else None,
-        "told": thawed(card["told"]),
+        "told": clone(card["told"]),
     }
 
 
@@ -38,7 +38,7 @@ def _duel_view(duel, seat):
         "rival": duel["rival"],
         "kind": duel["kind"],
         "stake": duel["stake"],
-        "played": thawed(duel["played"]),
+        "played": clone(duel["played"]),
         "chosen": sorted(duel[r] for r in ("attacker", "rival") if duel["chosen"][r] is not None),
         "choice": duel["chosen"][role] if role else None,
     }
@@ -64,7 +64,7 @@ def view(state, seat):
         ],
         "discard_zone": list(state["discard_zone"]),
         "draw_pile": len(state["draw_pile"]),
-        "question": thawed(state["question"]),
+        "question": clone(state["question"]),
         "duel": _duel_view(state["duel"], seat),
         "to_act": to_act(state),
         "result": result(state),
@@ -118,9 +118,9 @@ REDACTIONS = {
 def redact(event, seat):
     """The event as `seat` (None: a spectator) may see it; hidden cards become counts."""
     redaction = REDACTIONS.get(event["type"])
-    return redaction(event, seat) if redaction else thawed(event)
+    return redaction(event, seat) if redaction else clone(event)
 
 
 def result(state):
     """None until the game is over; then winners, scores (the gems) and the reason."""
-    return thawed(state["result"])
+    return clone(state["result"])

@@ -1,5 +1,6 @@
 """The shape of commands: checked before any rule, so a malformed one is "bad_command"."""
 
+from .. import common
 from ..base import RuleError
 from .cards import CODES, COLOURS
 from .combinations import OLLIN_EFFECTS
@@ -19,12 +20,7 @@ def _bad(message):
 
 def _card_list(value, field):
     """A list of known card codes, or RuleError("bad_command")."""
-    if not isinstance(value, list) or not all(isinstance(card, str) for card in value):
-        raise _bad(f"{field} must be a list of card codes")
-    unknown = [card for card in value if card not in CODES]
-    if unknown:
-        raise _bad(f"unknown card code(s) in {field}: {', '.join(unknown)}")
-    return list(value)
+    return common.card_list(value, field, CODES)
 
 
 def parse_command(command):
@@ -33,16 +29,8 @@ def parse_command(command):
     Result shapes: {"type": "start"}; {"type": "exchange", "cards"};
     {"type": "play", "cards", "colour", "ollin", "lay_aside"}; {"type": "pass", "exchange"}.
     """
-    if not isinstance(command, dict) or command.get("type") not in list(_FIELDS):
-        raise _bad(f"a command is an object whose type is one of {', '.join(COMMANDS)}")
-    kind = command["type"]
-    required, optional = _FIELDS[kind]
-    unknown = set(command) - required - optional - {"type"}
-    if unknown:
-        raise _bad(f"unknown field(s) for {kind}: {', '.join(sorted(unknown))}")
-    missing = required - set(command)
-    if missing:
-        raise _bad(f"missing field(s) for {kind}: {', '.join(sorted(missing))}")
+    kind = common.command_type(command, tuple(_FIELDS))
+    common.check_fields(command, kind, *_FIELDS[kind])
     if kind == "exchange":
         return {"type": kind, "cards": _card_list(command["cards"], "cards")}
     if kind == "pass":

@@ -1,15 +1,7 @@
 """Folding events into state. No randomness: every deal and draw is in the events."""
 
+from ..common import clone
 from .cards import remove_cards
-
-
-def clone(value):
-    """A deep copy of a JSON-like value (faster than copy.deepcopy for plain data)."""
-    if isinstance(value, dict):
-        return {key: clone(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [clone(item) for item in value]
-    return value
 
 
 def next_seat(state, seat):

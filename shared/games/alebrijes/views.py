@@ -5,8 +5,8 @@ Nobody sees the draw pile's order or the seed. Hidden values in a redacted event
 replaced by null; counts stay.
 """
 
+from ..common import clone
 from .cards import sorted_cards
-from .events import clone
 from .options import NAME
 from .rounds import standings
 from .rules import to_act

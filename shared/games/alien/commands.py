@@ -1,5 +1,6 @@
 """The shape of commands, checked before any rule: a malformed one is "bad_command"."""
 
+from .. import common
 from ..base import RuleError
 from .facts import (
     ALIENS,
@@ -32,21 +33,14 @@ def parse_command(command, players, kinds=COMMANDS):
     """The command, checked for shape: a dict whose "type" is one of `kinds`, with exactly
     its fields, card codes that exist and seats and aliens in range. Raises
     RuleError("bad_command") otherwise."""
-    if not isinstance(command, dict) or command.get("type") not in kinds:
-        raise _bad(f"a command is an object whose type is one of {', '.join(kinds)}")
-    kind = command["type"]
+    kind = common.command_type(command, kinds)
     expected = _FIELDS[kind]
     for field in ("card", "table"):
         if field in command and field in expected:
             _check_card(command[field], *_CARD_KINDS[kind, field])
     if kind == "hunt" and command.get("card") == "H1":
         expected = expected - {"alien"}  # H1 takes a card from a hand, not an alien
-    fields = set(command) - {"type"}
-    unknown, missing = fields - expected, expected - fields
-    if unknown:
-        raise _bad(f"unknown field(s) for {kind}: {', '.join(sorted(unknown))}")
-    if missing:
-        raise _bad(f"missing field(s) for {kind}: {', '.join(sorted(missing))}")
+    common.check_fields(command, kind, expected)
     if "target" in command and not _is_int_in(command["target"], range(players)):
         raise _bad(f"target must be a seat number, 0 to {players - 1}")
     if "alien" in command and not _is_int_in(command["alien"], ALIENS):
@@ -75,4 +69,4 @@ def parse_table_command(command, players):
 
 
 def _is_int_in(value, allowed):
-    return isinstance(value, int) and not isinstance(value, bool) and value in allowed
+    return common.is_int(value) and value in allowed

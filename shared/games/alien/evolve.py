@@ -1,6 +1,7 @@
 """Folding events into the state. No rule is checked and no chance is drawn here:
 `decide` already did both, and the events carry every outcome."""
 
+from ..common import clone
 from .facts import WIN_ALIENS, captured_card, is_clue
 
 
@@ -9,20 +10,11 @@ def evolve(state, event):
     fold = _FOLDS.get(event["type"])
     if fold is None:
         raise ValueError(f"alien has no event type {event['type']!r}")
-    new = _copy(state)
+    new = clone(state)
     fold(new, event)
     new["step"] += 1
     _settle_win(new)
     return new
-
-
-def _copy(value):
-    """A deep copy of a JSON value (faster than copy.deepcopy for plain data)."""
-    if isinstance(value, dict):
-        return {key: _copy(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_copy(item) for item in value]
-    return value
 
 
 def _settle_win(state):

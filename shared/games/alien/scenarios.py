@@ -42,3 +42,10 @@ def apply(state, seat, command):
     """(the state after `command` from `seat`, the events it produced)."""
     events = decide(state, seat, command)
     return replay(state, events), events
+
+
+def run(state, *moves):
+    """The state after applying (seat, command) moves in order."""
+    for seat, command in moves:
+        state, _ = apply(state, seat, command)
+    return state

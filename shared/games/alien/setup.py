@@ -1,8 +1,7 @@
 """Before the first turn: options, the deck, the initial state, the deal and the first
 table card."""
 
-from collections import Counter
-
+from .. import common
 from ..base import RuleError
 from .chronicle import Chronicle
 from .facts import CARDS, HAND_SIZE, OPTIONS, PLAYERS, is_clue
@@ -14,24 +13,13 @@ def _bad_options(message):
     return RuleError("bad_options", message)
 
 
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def configure(players, options):
     """The options completed with their defaults: `stack_seconds` (a number of seconds,
     1 to 60, default 5) and `no_math` (true or false, default false). Raises
     RuleError("bad_options") for a player count outside 2..8, an unknown option or a bad
     value."""
-    if not _is_int(players) or players not in PLAYERS:
-        raise _bad_options(f"Alien is for {PLAYERS.start} to {PLAYERS.stop - 1} players")
-    if options is not None and not isinstance(options, dict):
-        raise _bad_options("options must be an object")
-    options = dict(options or {})
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise _bad_options(f"unknown option(s) {unknown}; Alien's options: {list(OPTIONS)}")
-    configured = {**OPTIONS, **options}
+    common.check_players(players, PLAYERS, "Alien")
+    configured = common.check_options(options, OPTIONS)
     seconds = configured["stack_seconds"]
     if isinstance(seconds, bool) or not isinstance(seconds, int | float):
         raise _bad_options("stack_seconds must be a number of seconds")
@@ -44,20 +32,15 @@ def configure(players, options):
 
 def check_deck(deck):
     """Raise RuleError("bad_options") unless `deck` is the 70 Alien cards in some order."""
-    if not isinstance(deck, list) or not all(isinstance(card, str) for card in deck):
-        raise _bad_options("deck must be a list of card codes")
-    if Counter(deck) != Counter(CARDS):
-        raise _bad_options("deck must hold each of Alien's 70 cards exactly once (H1-H3: 5 each)")
+    common.check_deck(
+        deck, CARDS, "deck must hold each of Alien's 70 cards exactly once (H1-H3: 5 each)"
+    )
 
 
 def initial(config):
     """The state before the deal: the whole deck waits as the draw pile (shuffled by the
     start command unless the creator fixed its order)."""
-    players = config["players"]
-    options = configure(players, config.get("options"))
-    deck = config.get("deck")
-    if deck is not None:
-        check_deck(deck)
+    players, options, deck = common.read_config(config, configure, check_deck)
     return {
         "players": players,
         "seed": config["seed"],
