@@ -45,9 +45,12 @@ def token_secret(config, client, keys):
     return client.get(keys.secret).decode()
 
 
-def connect(url):
+def connect(url, cluster=False):
     """A client whose pool makes callers wait for a free connection rather than fail:
-    thousands of long-polls woken by one move share a few dozen connections."""
+    thousands of long-polls woken by one move share a few dozen connections. With
+    `cluster`, a Redis Cluster client (the URL names any one node)."""
+    if cluster:
+        return redis.RedisCluster.from_url(url)
     pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=20)
     return redis.Redis(connection_pool=pool)
 
@@ -55,7 +58,9 @@ def connect(url):
 def build(config=None, client=None, queue_client=None):
     """Wire a process's dependencies; pass clients to use fakes or a test server."""
     config = config or Config.from_env()
-    client = client or connect(config.redis_url)
+    if config.redis_cluster and config.queue_url == config.redis_url and queue_client is None:
+        raise ValueError("RQ does not run on a Redis Cluster: set QUEUE_URL to a plain Redis")
+    client = client or connect(config.redis_url, config.redis_cluster)
     queue_client = queue_client or (
         client if config.queue_url == config.redis_url else connect(config.queue_url)
     )

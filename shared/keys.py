@@ -1,9 +1,9 @@
 """Redis key names, in one place.
 
 Every key of one game carries the hash tag `{<game_id>}`, so on a Redis Cluster the
-stream, snapshot, views and checkpoint of a game live on one slot and one Lua script
-or MULTI may touch them together. Keys that span games (feed, lobby) are touched by
-separate commands, never in the same script as a game's keys.
+stream, views and checkpoint of a game live on one slot and one Lua script may touch
+them together. Keys that span games (feed, lobby, live) are touched by separate
+commands, never in the same script or command as a game's keys.
 
 A prefix (KEY_PREFIX) lets several deployments, or tests, share one Redis.
 """
@@ -40,7 +40,9 @@ class Keys:
         return key[len(self.prefix) + 3 : key.index("}")]
 
     def feed(self, partition):
-        return f"{self.prefix}feed:{partition}"
+        """A partition of the feed that wakes the projectors. All partitions share the
+        hash tag {feed}, so one XREADGROUP can follow them all on a Redis Cluster."""
+        return f"{self.prefix}{{feed}}:{partition}"
 
     @property
     def lobby(self):

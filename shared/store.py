@@ -6,9 +6,11 @@ clock leaks into ids. Appends are one Lua script: the version check and every XA
 happen atomically, so two writers racing for the same version cannot both win.
 
 After an append the store notifies a feed stream (partitioned by game) that the
-projectors follow. The notification is sent in the same pipeline but outside the
-script, because on a Redis Cluster the feed and the game live on different slots;
-the feed is only a wake-up, so a lost or repeated notification is harmless.
+projectors follow. The notification is a second command, outside the script, because
+on a Redis Cluster the feed and the game live on different slots (and a cluster
+pipeline runs no scripts); the feed is only a wake-up, so a notification lost in a
+crash between the two is repaired by the projectors' sweep, and a repeated one is
+harmless.
 """
 
 import zlib
@@ -68,21 +70,18 @@ class EventStore:
         """
         if not events:
             return expected_version
-        pipe = self.redis.pipeline(transaction=False)
-        self._append(
+        ok, version = self._append(
             keys=[self.keys.events(game_id)],
             args=[expected_version, at_ms, *(jsonutil.dumps(e) for e in events)],
-            client=pipe,
         )
-        pipe.xadd(
+        if not ok:
+            raise VersionConflict(expected_version, version)
+        self.redis.xadd(
             self.keys.feed(self.partition(game_id)),
             {"g": game_id},
             maxlen=FEED_MAXLEN,
             approximate=True,
         )
-        (ok, version), _ = pipe.execute()
-        if not ok:
-            raise VersionConflict(expected_version, version)
         return version
 
     def read(self, game_id, after=0, limit=None):

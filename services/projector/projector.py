@@ -86,8 +86,9 @@ class Projector:
             pipe.srem(self.keys.live, game_id)
         else:
             pipe.sadd(self.keys.live, game_id)
-        pipe.publish(self.keys.changes, f"{game_id} {version}")
         pipe.execute()
+        # Not pipelined: a cluster pipeline refuses PUBLISH.
+        self.redis.publish(self.keys.changes, f"{game_id} {version}")
 
     def wake(self, game_id, current, version, at_ms, before=None):
         """Schedule what the game now waits for: bot turns (now), bot reactions (after
@@ -127,9 +128,8 @@ class Projector:
         """Throw every read model away and project every game again from its stream."""
         game_ids = self.store.game_ids()
         pipe = self.redis.pipeline(transaction=False)
-        pipe.delete(self.keys.lobby, self.keys.live)
-        for game_id in game_ids:
-            pipe.delete(self.keys.checkpoint(game_id))
+        for key in [self.keys.lobby, self.keys.live, *map(self.keys.checkpoint, game_ids)]:
+            pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
         for game_id in game_ids:
             self.project(game_id)

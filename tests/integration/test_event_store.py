@@ -6,10 +6,18 @@ import pytest
 
 from shared.store import EventStore, VersionConflict
 
+BACKENDS = {"fakeredis": "fake_redis", "redis": "real_redis", "cluster": "cluster_redis"}
+
+
+@pytest.fixture(params=list(BACKENDS))
+def backend(request):
+    """Every backend the store runs on, a Redis Cluster included."""
+    return request.getfixturevalue(BACKENDS[request.param])
+
 
 @pytest.fixture
-def store(any_redis, keys):
-    return EventStore(any_redis, keys)
+def store(backend, keys):
+    return EventStore(backend, keys)
 
 
 def test_a_new_game_is_at_version_zero(store):
@@ -55,10 +63,10 @@ def test_games_do_not_share_streams(store):
     assert store.game_ids() == ["g1", "g2"]
 
 
-def test_every_append_notifies_the_games_feed_partition(store, any_redis, keys):
+def test_every_append_notifies_the_games_feed_partition(store, backend, keys):
     store.append("g1", 0, [{"type": "a"}], at_ms=1)
     store.append("g1", 1, [{"type": "b"}], at_ms=1)
-    feed = any_redis.xrange(keys.feed(store.partition("g1")))
+    feed = backend.xrange(keys.feed(store.partition("g1")))
     assert [fields[b"g"] for _, fields in feed] == [b"g1", b"g1"]
 
 

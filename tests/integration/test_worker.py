@@ -18,11 +18,12 @@ QUICK_BOTS = [{"bot": "random", "reaction_seconds": 0}] * 4
 def run_until_quiet(deps, projector, max_rounds=5000):
     """Alternate projector and worker (with its scheduler, for the bots' reactions)
     until the game is over or nothing is left to do now."""
-    worker = SimpleWorker([deps.queue], connection=deps.redis, serializer=JSONSerializer)
+    rq = deps.queue.connection
+    worker = SimpleWorker([deps.queue], connection=rq, serializer=JSONSerializer)
     projector.join_group()
     for _ in range(max_rounds):
         handled = projector.poll(block_ms=1)
-        due = deps.redis.zcount(deps.queue.scheduled_job_registry.key, 0, time.time())
+        due = rq.zcount(deps.queue.scheduled_job_registry.key, 0, time.time())
         if not handled and deps.queue.count == 0 and not due:
             return
         worker.work(burst=True, with_scheduler=bool(due), logging_level="ERROR")

@@ -1,0 +1,69 @@
+"""The service on a real three-node Redis Cluster (RQ on a plain Redis beside it, as
+it must be): every game's keys share a slot, cross-game keys are touched one by one."""
+
+import threading
+
+import pytest
+
+from services import deps as deps_module
+from services.api import create_app
+from shared import jsonutil
+from tests.integration.conftest import build_deps
+from tests.integration.test_projector import all_read_models
+from tests.integration.test_worker import FOUR_BOTS, run_until_quiet
+
+
+@pytest.fixture
+def deps(cluster_redis, real_redis, keys):
+    d = build_deps(cluster_redis, keys, queue_client=real_redis)
+    deps_module.install(d)
+    yield d
+    deps_module.install(None)
+
+
+def test_bots_play_a_whole_game_with_the_event_store_on_a_cluster(deps):
+    projector = deps.projector(consumer="cluster")
+    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 3, "rounds": 1})["id"]
+    run_until_quiet(deps, projector)
+    summary = jsonutil.loads(deps.redis.get(deps.keys.summary(game_id)))
+    assert summary["status"] == "finished" and summary["result"]["winners"]
+
+
+def test_rebuild_on_a_cluster_gives_the_same_read_models(deps):
+    projector = deps.projector(consumer="cluster")
+    waiting = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
+    playing = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 4, "rounds": 1})["id"]
+    run_until_quiet(deps, projector)
+    live = all_read_models(deps)
+    assert deps.keys.summary(waiting).encode() in live
+    assert deps.keys.view(playing, 3).encode() in live
+    assert projector.rebuild() == 2
+    assert all_read_models(deps) == live
+
+
+def test_a_long_poll_is_woken_through_the_clusters_pub_sub(deps):
+    app = create_app(deps)
+    projector = deps.projector(consumer="cluster")
+    game = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 5})
+    version = projector.project(game["id"])
+    answers = []
+    url = f"/v1/games/{game['id']}/view?after={version}&wait=20"
+    poll = threading.Thread(target=lambda: answers.append(app.test_client().get(url)))
+    poll.start()
+    deps.service.command(game["id"], 0, {"type": "exchange", "cards": []})
+    projector.project(game["id"])
+    poll.join(25)
+    assert answers[0].status_code == 200 and answers[0].get_json()["version"] > version
+
+
+def test_the_lobby_reads_summaries_from_every_node(deps):
+    app = create_app(deps)
+    projector = deps.projector(consumer="cluster")
+    ids = [
+        deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
+        for _ in range(6)
+    ]
+    for game_id in ids:
+        projector.project(game_id)
+    listed = app.test_client().get("/v1/games").get_json()["games"]
+    assert sorted(g["id"] for g in listed) == sorted(ids)
