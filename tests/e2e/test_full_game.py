@@ -7,6 +7,7 @@ import time
 import pytest
 import requests
 
+from shared import replay
 from tests.e2e.conftest import process_tree, start_stack
 
 pytestmark = pytest.mark.e2e
@@ -43,6 +44,7 @@ def test_a_human_and_three_bots_play_a_whole_game(stack):
     log = client.call("GET", f"/v1/games/{game['id']}/events?limit=1000").json()["events"]
     assert log[0]["type"] == "game_created" and log[-1]["type"] == "game_ended"
     assert log[0]["seed"] == "2026" and log[-1]["result"] == result
+    assert replay.check(log) == []  # anyone can check the finished log on their own
 
 
 def test_the_lobby_and_claiming_a_seat_over_http(stack):

@@ -1,0 +1,90 @@
+"""Replaying a finished game's log offline: the checks a player can make alone."""
+
+import json
+import random
+
+import pytest
+
+from services import replay as replay_cli
+from shared import replay, table
+
+GAMES = [("alebrijes", {"rounds": 1}), ("alien", {}), ("alakablast", {}), ("abluxxen", {})]
+
+
+def finished_log(game, options, seats=3, seed="fair", snapshots=None):
+    """A whole game of seeded random legal moves, as the events endpoint returns it.
+    `snapshots`, when given, receives the table after each command, by version."""
+    events = table.create(
+        "g1", game, [{"name": f"p{i}"} for i in range(seats)], {"seed": seed, **options}, seed
+    )
+    current = table.fold((e, 1000 + v) for v, e in enumerate(events, start=1))
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if current["status"] == "finished":
+            break
+        seat = table.to_act(current)[0]
+        command = rng.choice(table.rules_of(current).legal(current["rules"], seat))
+        batch = table.play(current, seat, command)
+        first = len(events) + 1
+        current = table.fold(((e, 1000 + v) for v, e in enumerate(batch, start=first)), current)
+        events += batch
+        if snapshots is not None:
+            snapshots[len(events)] = current
+    assert current["status"] == "finished"
+    return [{**e, "version": v, "at": 1000 + v} for v, e in enumerate(events, start=1)]
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_genuine_log_checks_out_and_replays_to_its_result(game, options):
+    log = finished_log(game, options)
+    assert replay.check(log) == []
+    assert replay.table_at(log)["result"] == log[-1]["result"]
+
+
+def test_a_seed_that_does_not_match_its_published_hash_is_caught():
+    log = finished_log("alebrijes", {"rounds": 1})
+    log[0] = {**log[0], "seed": "another"}
+    assert any("seed_sha256" in p for p in replay.check(log))
+
+
+def test_an_opening_deal_the_seed_does_not_give_is_caught():
+    log = finished_log("alebrijes", {"rounds": 1})
+    dealt = next(i for i, r in enumerate(log) if r["type"] == "dealt")
+    hands = [list(h) for h in log[dealt]["hands"]]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]  # swap two cards between seats
+    log[dealt] = {**log[dealt], "hands": hands}
+    assert "the opening deal is not the one the seed gives" in replay.check(log)
+
+
+def test_a_forged_result_is_caught():
+    log = finished_log("abluxxen", {})
+    forged = {**log[-1]["result"], "winners": [9]}
+    log[-1] = {**log[-1], "result": forged}
+    assert "the recorded result is not the one the rules compute" in replay.check(log)
+
+
+def test_a_running_games_log_is_not_whole():
+    log = finished_log("alebrijes", {"rounds": 1})
+    log[0] = {k: v for k, v in log[0].items() if k not in ("seed", "deck")}  # as redacted
+    assert replay.check(log) == [
+        "the seed is not in the log: a game's log is whole only once it has finished"
+    ]
+
+
+def test_the_table_at_a_version_is_the_table_the_game_had_then():
+    snapshots = {}
+    log = finished_log("alebrijes", {"rounds": 1}, snapshots=snapshots)
+    for version in list(snapshots)[:: max(1, len(snapshots) // 10)]:
+        assert replay.table_at(log, version) == snapshots[version]
+
+
+def test_the_command_line_checks_a_log_file_and_shows_a_seats_view(tmp_path, capsys):
+    log = finished_log("alebrijes", {"rounds": 1})
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"events": log, "version": len(log)}))
+    assert replay_cli.main([str(path), "--at", "5", "--seat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "the log checks out" in out and '"hand"' in out
+    log[0]["seed"] = "forged"
+    path.write_text(json.dumps(log))
+    assert replay_cli.main([str(path)]) == 1
