@@ -37,10 +37,13 @@ class GameView(MethodView):
         answers at once."""
         d = deps()
         seat = seat_of(game_id, d.service.secret, required=False)
-        view = _view(d, game_id, seat)
+        raw = _view(d, game_id, seat)
         after = query.get("after")
-        if after is None or view["version"] > after or view["status"] in OVER:
-            return json_response(view)
+        if after is None:
+            return json_response(raw)
+        view = jsonutil.loads(raw)
+        if view["version"] > after or view["status"] in OVER:
+            return json_response(raw)
         if not watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id)):
             return Response(status=304)
         return json_response(_view(d, game_id, seat))
@@ -50,14 +53,15 @@ OVER = ("finished", "cancelled")
 
 
 def _view(d, game_id, seat):
+    """The seat's view as stored JSON bytes, sent on as they are."""
     raw = d.redis.get(d.keys.view(game_id, seat))
     if raw is not None:
-        return jsonutil.loads(raw)
+        return raw
     with refused():  # not projected yet: answer from the stream itself
         version, current = d.service.load(game_id)
     if seat is not None and seat >= len(current["seats"]):
         raise ApiError("forbidden", "the token's seat is not in this game")
-    return table.view(current, version, seat)
+    return jsonutil.dumps(table.view(current, version, seat))
 
 
 def projected(d, game_id):

@@ -18,7 +18,7 @@ class Watcher:
     def __init__(self, redis, channel):
         self.redis = redis
         self.channel = channel
-        self._waiters = {}  # game_id -> {threading.Event: version to pass}
+        self._waiters = {}  # game_id -> {_Waiter}
         self._lock = threading.Lock()
         self._started = False
 
@@ -30,34 +30,39 @@ class Watcher:
         threading.Thread(target=self._listen, name="watcher", daemon=True).start()
 
     def wait(self, game_id, after, timeout, version_now):
-        """Block until `version_now()` passes `after` (True) or `timeout` seconds pass
-        (False). The version is read after registering, and again after every wake-up,
-        so neither a move in between nor a spurious wake-up can fool the caller."""
+        """Block until the game's version passes `after` (True) or `timeout` seconds pass
+        (False). `version_now()` is read after registering, so a move in between is not
+        missed, and again after a wake-up that named no version (a resubscription); a
+        published version that passes `after` is trusted without another read, so a
+        thousand waiters on one game cost Redis nothing more when it moves."""
         self._start()
-        event = threading.Event()
+        waiter = _Waiter(after)
         with self._lock:
-            self._waiters.setdefault(game_id, {})[event] = after
+            self._waiters.setdefault(game_id, set()).add(waiter)
         deadline = time.monotonic() + timeout
         try:
-            while version_now() <= after:
+            while not waiter.passed and version_now() <= after:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
-                event.wait(remaining)
-                event.clear()
+                waiter.event.wait(remaining)
+                waiter.event.clear()
             return True
         finally:
             with self._lock:
-                waiting = self._waiters.get(game_id, {})
-                waiting.pop(event, None)
+                waiting = self._waiters.get(game_id, set())
+                waiting.discard(waiter)
                 if not waiting:
                     self._waiters.pop(game_id, None)
 
     def _wake(self, game_id, version):
+        """Wake the game's waiters: those whose version `version` passes, or all of them
+        to look again when `version` is None."""
         with self._lock:
-            for event, after in self._waiters.get(game_id, {}).items():
-                if version is None or version > after:
-                    event.set()
+            for waiter in self._waiters.get(game_id, ()):
+                if version is None or version > waiter.after:
+                    waiter.passed = version is not None
+                    waiter.event.set()
 
     def _wake_everyone(self):
         with self._lock:
@@ -79,3 +84,12 @@ class Watcher:
             except Exception:
                 log.exception("lost the change subscription; subscribing again")
                 time.sleep(1)
+
+
+class _Waiter:
+    """One waiting request: the version it waits to see passed, and its wake-up."""
+
+    def __init__(self, after):
+        self.after = after
+        self.passed = False
+        self.event = threading.Event()
