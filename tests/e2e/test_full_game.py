@@ -55,7 +55,10 @@ def test_the_lobby_and_claiming_a_seat_over_http(stack):
         assert time.monotonic() < deadline, "the game never reached the lobby"
         time.sleep(0.05)
     claimed = client.call("POST", f"/v1/games/{game['id']}/seats/1", json={"name": "bo"}).json()
-    assert client.view(game["id"], claimed["token"])["status"] == "active"
+    # Views follow the log a moment later: a client waits for the version it caused.
+    path = f"/v1/games/{game['id']}/view?after={claimed['version'] - 1}&wait=10"
+    view = client.call("GET", path, claimed["token"]).json()
+    assert view["status"] == "active" and view["seat"] == 1
 
 
 def test_ctrl_c_stops_every_process(tmp_path_factory):
