@@ -3,6 +3,7 @@ generated from these same classes, and request bodies are validated with them.""
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from services.api.errors import STATUS
 from services.api.fields import AnyOf, Seconds, Seed
 from services.api.games import COMMAND_SCHEMAS, STATE_SCHEMAS
 from shared import games, table
@@ -252,6 +253,10 @@ class Problem(Schema):
     type = fields.String(required=True)
     title = fields.String(required=True)
     status = fields.Integer(required=True)
-    code = fields.String(required=True, metadata={"description": "Stable error code."})
+    code = fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(STATUS)),
+        metadata={"description": "Stable error code: branch on it, never on title or detail."},
+    )
     detail = fields.String(required=True)
     errors = fields.Dict(metadata={"description": "Field-level problems of the request."})

@@ -9,7 +9,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from schemathesis import checks
 
-from services.api import create_app, openapi
+from services.api import create_app, errors, openapi
 from services.api.games import COMMAND_SCHEMAS, STATE_SCHEMAS
 from tests.integration.conftest import build_deps
 
@@ -31,6 +31,7 @@ def test_every_endpoint_and_error_code_is_documented():
     ]:
         assert path in paths
     schemas = spec["components"]["schemas"]
+    assert schemas["Problem"]["properties"]["code"]["enum"] == sorted(errors.STATUS)
     for name in [
         "AlebrijesExchange",
         "AlebrijesPlay",

@@ -1,8 +1,13 @@
 """services/projector: read models from the streams, on fakeredis and on a real Redis."""
 
+import os
+import subprocess
+import sys
+
 from services.projector.projector import Projector
 from shared import jsonutil, table
 from tests.helpers import RecordingScheduler, humans
+from tests.integration.conftest import build_deps
 
 
 def stored(deps, key):
@@ -138,3 +143,19 @@ def test_the_sweep_wakes_a_bot_whose_job_was_lost(deps):
     assert deps.queue.count == 0
     deps.projector().sweep()
     assert deps.queue.job_ids == [f"bot-{game_id}-0-{version}"]
+
+
+def test_the_rebuild_command_rebuilds_every_game(real_redis, redis_url, keys):
+    """`python -m services.projector rebuild`, as an operator runs it, in its own process
+    against the same Redis server."""
+    deps = build_deps(real_redis, keys)
+    projector = deps.projector(consumer="test")
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
+    projector.project(game_id)
+    live = all_read_models(deps)
+    deps.redis.delete(deps.keys.view(game_id, 0))
+    env = {**os.environ, "REDIS_URL": redis_url, "KEY_PREFIX": keys.prefix, "TOKEN_SECRET": "x"}
+    command = [sys.executable, "-m", "services.projector", "rebuild"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert "rebuilt the read models of 1 games" in done.stdout, done.stderr
+    assert all_read_models(deps) == live
