@@ -10,7 +10,7 @@ from services.api.auth import seat_of
 from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
-from services.api.schemas import _COMMANDS
+from services.api.schemas import ALL_COMMANDS
 from shared import jsonutil, table
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a game")
@@ -80,7 +80,7 @@ class Commands(MethodView):
         requestBody={
             "required": True,
             "description": "One command of the game's; see each game's commands.",
-            "content": {"application/json": {"schema": {"anyOf": [_ref(c) for c in _COMMANDS]}}},
+            "content": {"application/json": {"schema": {"anyOf": [_ref(c) for c in ALL_COMMANDS]}}},
         },
     )
     @blp.response(200, schemas.Moved)

@@ -179,7 +179,7 @@ class TableTimer(Schema):
     deadline = fields.Integer(required=True, metadata={"description": "ms since the epoch"})
 
 
-_COMMANDS = [s for by_type in COMMAND_SCHEMAS.values() for s in by_type.values()]
+ALL_COMMANDS = [s for by_type in COMMAND_SCHEMAS.values() for s in by_type.values()]
 
 
 class View(Summary):
@@ -201,7 +201,7 @@ class View(Summary):
         metadata={"description": "The table's own timers, e.g. Alien's stacking window."},
     )
     legal = fields.List(
-        AnyOf(*_COMMANDS),
+        AnyOf(*ALL_COMMANDS),
         required=True,
         metadata={"description": "Every command this seat may send now, each as it can be sent."},
     )
