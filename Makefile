@@ -6,12 +6,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint openapi bench clean
+.PHONY: run test lint openapi bench constraints clean
 
-$(STAMP): pyproject.toml
+# constraints.txt pins the versions the suite last passed with, so a new machine and CI
+# install exactly those; `make constraints` records the venv's versions anew.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -30,6 +32,9 @@ openapi: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/moves_per_second.py
+
+constraints: $(STAMP)
+	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:
 	rm -rf $(VENV) .run

@@ -214,3 +214,17 @@ def test_a_second_writer_sees_timeouts_and_takeovers_from_the_stream(deps):
     deps.service.timeout(game_id, 0, deps.store.version(game_id))
     other = GameService(deps.store, "test-secret")
     assert other.load(game_id) == deps.service.load(game_id)
+
+
+@pytest.mark.parametrize("game", ["alebrijes", "alien", "alakablast", "abluxxen"])
+def test_every_game_has_a_default_action_for_a_seat_that_runs_out_of_time(deps, game):
+    seats = [{"name": "a"}, {"name": "b"}, {"name": "c"}]
+    game_id = deps.service.create(game, seats, {"seed": 8, "turn_seconds": 30})["id"]
+    for _ in range(6):  # a few timeouts in a row, whoever must act
+        version, current = deps.service.load(game_id)
+        seat = table.to_act(current)[0]
+        assert jobs.fire_turn_timer(game_id, seat, version) == "timed out"
+        assert deps.store.read(game_id, after=version)[0].event == {
+            "type": "timed_out",
+            "seat": seat,
+        }
