@@ -119,7 +119,7 @@ class Projector:
         lost notification or a job lost in a crash (a duplicate job is a no-op)."""
         for raw in self.redis.smembers(self.keys.live):
             game_id = raw.decode()
-            self.project(game_id)
+            self._project_safely(game_id)
             version, current = read_checkpoint(self.redis, self.keys, game_id)
             if current is not None:
                 self.wake(game_id, current, version, int(time.time() * 1000))
@@ -162,11 +162,19 @@ class Projector:
         handled = 0
         for feed, entries in batches or []:
             for game_id in dict.fromkeys(fields[b"g"].decode() for _, fields in entries):
-                self.project(game_id)
+                self._project_safely(game_id)
             if entries:
                 self.redis.xack(feed, GROUP, *(entry_id for entry_id, _ in entries))
                 handled += len(entries)
         return handled
+
+    def _project_safely(self, game_id):
+        """One game failing to project must not hold up the others; its notification
+        is acknowledged anyway, and the sweep tries the game again."""
+        try:
+            self.project(game_id)
+        except Exception:
+            log.exception("could not project game %s; the sweep will try again", game_id)
 
     def run(self, stop=lambda: False, sweep_every=30.0):
         """Follow the feed until `stop()` is true: first what this consumer left

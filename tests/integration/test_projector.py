@@ -159,3 +159,14 @@ def test_the_rebuild_command_rebuilds_every_game(real_redis, redis_url, keys):
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     assert "rebuilt the read models of 1 games" in done.stdout, done.stderr
     assert all_read_models(deps) == live
+
+
+def test_a_game_that_cannot_be_projected_does_not_hold_up_the_others(deps, projector):
+    projector.join_group()
+    broken = deps.service.create("alebrijes", humans("a", "b"), {"seed": 1})["id"]
+    deps.store.append(broken, deps.store.version(broken), [{"type": "no_such_event"}], at_ms=1)
+    healthy = deps.service.create("alebrijes", humans("a", "b"), {"seed": 2})["id"]
+    assert projector.poll(block_ms=10) >= 2
+    assert stored(deps, deps.keys.view(healthy, 0))["version"] == deps.store.version(healthy)
+    assert projector.poll(pending=True) == 0  # acknowledged: the sweep retries the game
+    projector.sweep()  # and keeps going past it
