@@ -113,3 +113,18 @@ def test_a_long_poll_is_woken_by_a_move_sent_on_another_connection(stack):
     poller.join(25)
     assert answers[0].status_code == 200
     assert answers[0].json()["version"] >= moved["version"] > view["version"]
+
+
+def test_the_event_stream_follows_a_live_game_to_its_end_over_http(stack):
+    client = stack
+    game = client.create([{"bot": "random"}] * 4, seed=9, rounds=1)
+    url = f"{client.base}/v1/games/{game['id']}/stream"
+    ids, kinds = [], []
+    with requests.get(url, stream=True, timeout=60) as response:
+        assert response.headers["Content-Type"].startswith("text/event-stream")
+        for line in response.iter_lines(decode_unicode=True):  # ends when the game does
+            if line.startswith("id: "):
+                ids.append(int(line[4:]))
+            elif line.startswith("event: "):
+                kinds.append(line[7:])
+    assert ids == list(range(1, len(ids) + 1)) and kinds[-1] == "game_ended"
