@@ -25,7 +25,7 @@ def main(argv=None):
     for problem in problems:
         print(f"problem: {problem}")
     if not problems:
-        print(f"the log checks out: {len(records)} events, seed and opening deal verified")
+        print(f"the log checks out: {len(records)} events, every one decided again")
     if args.at is not None:
         current = replay.table_at(records, args.at)
         print(json.dumps(table.view(current, args.at, args.seat)["state"], indent=2))

@@ -19,8 +19,19 @@ ZOMBIE_AFTER = 2
 REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can beat it
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
 TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned"
-CANCELLED = "game_cancelled"
-LIFECYCLE = (CREATED, CLAIMED, STARTED, ENDED, TIMED_OUT, TAKEN_OVER, RETURNED, CANCELLED)
+CANCELLED, COMMANDED, FIRED = "game_cancelled", "commanded", "timer_fired"
+LIFECYCLE = (
+    CREATED,
+    CLAIMED,
+    STARTED,
+    ENDED,
+    TIMED_OUT,
+    TAKEN_OVER,
+    RETURNED,
+    CANCELLED,
+    COMMANDED,
+    FIRED,
+)
 
 
 def create(game_id, game, seats, options, seed):
@@ -117,6 +128,11 @@ def _check_seat(table, seat):
 def _start_when_full(table):
     if any(s["open"] for s in table["seats"]):
         return []
+    return opening(table)
+
+
+def opening(table):
+    """game_started and the deal, once every seat is taken."""
     started = {"type": STARTED}
     table = evolve(table, started)
     events = rules_of(table).decide(table["rules"], None, {"type": "start"})
@@ -128,20 +144,24 @@ def play(table, seat, command, by="holder"):
 
     `by` says who sent it: the seat's "holder" (a player with the seat's token) or its
     "bot". A holder acting while a bot plays for them (or after timeouts) takes the
-    seat back first; a bot may act only for a seat it plays.
+    seat back first; a bot may act only for a seat it plays. The command itself is
+    logged first (`commanded`), so a finished game's log can be decided over again.
     """
     _check_active(table)
     _check_seat(table, seat)
     place = table["seats"][seat]
+    commanded = {"type": COMMANDED, "seat": seat, "by": by, "command": command}
     if by == "bot":
         if not place["bot"]:
             raise RuleError("not_your_turn", "no bot plays this seat")
-        return _with_end(table, rules_of(table).decide(table["rules"], seat, command))
+        events = rules_of(table).decide(table["rules"], seat, command)
+        return [commanded, *_with_end(table, events)]
     if place["resigned"]:
         raise RuleError("seat_resigned", "this seat was resigned; a bot plays it for good")
     returned = _returned(table, seat)
     back = fold(returned, table)
-    return [*returned, *_with_end(back, rules_of(back).decide(back["rules"], seat, command))]
+    events = rules_of(back).decide(back["rules"], seat, command)
+    return [commanded, *returned, *_with_end(back, events)]
 
 
 def _returned(table, seat):
@@ -194,8 +214,8 @@ def fire(table, key):
     _check_active(table)
     for timer in rules_timers(table):
         if timer["key"] == key:
-            command = timer["command"]
-            return _with_end(table, rules_of(table).decide(table["rules"], None, command))
+            events = rules_of(table).decide(table["rules"], None, timer["command"])
+            return [{"type": FIRED, "key": key}, *_with_end(table, events)]
     return []
 
 
@@ -273,6 +293,8 @@ def evolve(table, event, at=None):
             "options": table["options"],
         }
         table = {**table, "status": "active", "rules": rules_of(table).initial(config)}
+    elif kind in (COMMANDED, FIRED):
+        pass  # a record of what was decided on; the events that follow change the table
     elif kind == ENDED:
         table = {**table, "status": "finished", "result": event["result"]}
     elif kind == CANCELLED:
@@ -382,6 +404,8 @@ def redact(table, event, seat):
     kind = event["type"]
     if kind == CREATED:
         return {k: v for k, v in event.items() if k not in ("seed", "deck")}
+    if kind == COMMANDED and event["seat"] != seat:
+        return {k: v for k, v in event.items() if k != "command"}  # what was sent is private
     if kind in LIFECYCLE:
         return event
     return rules_of(table).redact(event, seat)

@@ -95,13 +95,15 @@ def test_the_stream_resumes_after_last_event_id_and_follows_new_moves(app, proje
     headers = {**auth(token), "Last-Event-ID": str(version)}
     thread, answers = in_background(
         lambda: read_sse(
-            app.test_client().get(f"/v1/games/{game['id']}/stream", headers=headers), 1
+            app.test_client().get(f"/v1/games/{game['id']}/stream", headers=headers), 2
         )
     )
     move_first_legal(client, game, projector)
     thread.join(25)
-    ((event_id, kind, data),) = answers[0]
-    assert event_id == version + 1 and kind == "exchanged" and data["seat"] == 0
+    commanded, exchanged = answers[0]
+    assert commanded[:2] == (version + 1, "commanded") and "command" not in commanded[2]
+    event_id, kind, data = exchanged
+    assert event_id == version + 2 and kind == "exchanged" and data["seat"] == 0
     assert data["laid_aside"] is None  # seat 0's exchange, as seat 1 sees it
 
 

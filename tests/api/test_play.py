@@ -85,14 +85,17 @@ def test_an_exchange_shows_its_cards_to_the_exchanging_seat_only(client):
         json={"type": "exchange", "cards": hand[:2]},
         headers=auth(game["seats"][0]["token"]),
     )
-    mine = response.get_json()["events"][0]
+    command, mine = response.get_json()["events"]
+    assert command["type"] == "commanded" and command["command"]["cards"] == hand[:2]
     assert mine["type"] == "exchanged" and sorted(mine["laid_aside"]) == sorted(hand[:2])
     assert len(mine["drawn"]) == 2
     theirs = client.get(
         f"/v1/games/{game['id']}/events?after={game['version']}",
         headers=auth(game["seats"][1]["token"]),
-    ).get_json()["events"][0]
-    assert theirs["type"] == "exchanged" and theirs["count"] == 2
+    ).get_json()["events"]
+    assert [e["type"] for e in theirs] == ["commanded", "exchanged"]
+    assert "command" not in theirs[0]  # what another seat sent is private
+    assert theirs[1]["count"] == 2
     assert card_codes(theirs) == []
 
 

@@ -136,7 +136,8 @@ def test_a_holder_sending_a_command_takes_the_seat_back_from_its_bot(deps):
     assert seat == 0
     command = table.rules_of(current).legal(current["rules"], 0)[0]
     _, records, after = deps.service.command(game_id, 0, command)
-    assert records[0].event == {"type": "seat_returned", "seat": 0}
+    assert [r.event["type"] for r in records[:2]] == ["commanded", "seat_returned"]
+    assert records[1].event == {"type": "seat_returned", "seat": 0}
     assert after["seats"][0]["bot"] is None
 
 

@@ -7,7 +7,13 @@ import pytest
 
 from services import replay as replay_cli
 from shared import replay, table
+from shared.games.alien.scenarios import arrange_deck
 
+ALIEN_HANDS = [
+    ["C12", "C38", "A5", "H1", "C57"],
+    ["A6", "A7", "C02", "C03", "C04"],
+    ["A4", "A9", "C06", "C07", "C08"],
+]
 GAMES = [("alebrijes", {"rounds": 1}), ("alien", {}), ("alakablast", {}), ("abluxxen", {})]
 
 
@@ -34,6 +40,11 @@ def finished_log(game, options, seats=3, seed="fair", snapshots=None):
     return [{**e, "version": v, "at": 1000 + v} for v, e in enumerate(events, start=1)]
 
 
+def assert_not_decided(log):
+    (problem,) = replay.check(log)
+    assert problem.startswith("the events from ") and problem.endswith("not what the rules decide")
+
+
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
 def test_a_genuine_log_checks_out_and_replays_to_its_result(game, options):
     log = finished_log(game, options)
@@ -53,14 +64,54 @@ def test_an_opening_deal_the_seed_does_not_give_is_caught():
     hands = [list(h) for h in log[dealt]["hands"]]
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]  # swap two cards between seats
     log[dealt] = {**log[dealt], "hands": hands}
-    assert "the opening deal is not the one the seed gives" in replay.check(log)
+    assert_not_decided(log)
 
 
 def test_a_forged_result_is_caught():
     log = finished_log("abluxxen", {})
     forged = {**log[-1]["result"], "winners": [9]}
     log[-1] = {**log[-1], "result": forged}
-    assert "the recorded result is not the one the rules compute" in replay.check(log)
+    assert_not_decided(log)
+
+
+def test_a_move_that_was_not_the_one_sent_is_caught():
+    log = finished_log("alebrijes", {"rounds": 1})
+    played = next(i for i, r in enumerate(log) if r["type"] == "played")
+    log[played] = {**log[played], "cards": ["J5"]}  # the log claims another card was played
+    assert_not_decided(log)
+
+
+def test_an_event_that_no_command_explains_is_caught():
+    log = finished_log("alebrijes", {"rounds": 1})
+    dealt = next(i for i, r in enumerate(log) if r["type"] == "dealt")
+    log.insert(dealt + 1, {**log[dealt], "type": "table_cleared"})
+    assert replay.check(log)
+
+
+def test_timeouts_takeovers_and_the_tables_timers_are_decided_again_too():
+    deck = arrange_deck(ALIEN_HANDS, "C15")
+    events = table.create(
+        "g1",
+        "alien",
+        [{"name": "a"}, {"name": "b"}, {"bot": "random"}],
+        {"seed": "t", "deck": deck, "zombie_after": 1},
+        "t",
+    )
+    current = table.fold(events)
+    for decide in (
+        lambda t: table.play(t, 2, {"type": "claim", "card": "A4", "table": "C15"}, "bot"),
+        lambda t: table.time_out(t, 0),  # seat 0 must stack and does not: a bot takes over
+        lambda t: table.fire(t, "window-1"),  # seat 1 never stacks: the window closes
+        lambda t: table.resign(t, 1),
+    ):
+        batch = decide(current)
+        current = table.fold(batch, current)
+        events += batch
+    log = [{**e, "version": v, "at": v} for v, e in enumerate(events, start=1)]
+    log[0]["seed"] = "t"
+    kinds = [r["type"] for r in log]
+    assert {"timed_out", "seat_taken_over", "timer_fired", "window_closed"} <= set(kinds)
+    assert replay.check(log) == []
 
 
 def test_a_running_games_log_is_not_whole():
