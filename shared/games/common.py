@@ -25,6 +25,17 @@ def clone(value):
     return value
 
 
+def fold_event(folds, state, event, game):
+    """The state after `event`, as a new value: `folds[type](state, event)` applied to a
+    copy, so neither input changes. Raises ValueError for an event `game` does not have."""
+    fold = folds.get(event.get("type"))
+    if fold is None:
+        raise ValueError(f"{game} has no event type {event.get('type')!r}")
+    state = clone(state)
+    fold(state, event)
+    return state
+
+
 # --- a new game: RuleError("bad_options")
 
 

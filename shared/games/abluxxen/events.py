@@ -2,7 +2,7 @@
 events. A fold also moves the turn on to its next step, which is fully determined by
 the state (whose attack is next, who must draw how many)."""
 
-from ..common import clone
+from ..common import clone, fold_event
 from .facts import HAND_SIZE, remove_cards, sorted_cards
 from .rules import published, supply
 
@@ -164,9 +164,4 @@ _FOLDS = {
 
 def evolve(state, event):
     """The state after `event`, as a new value; `state` and `event` are left untouched."""
-    fold = _FOLDS.get(event.get("type"))
-    if fold is None:
-        raise ValueError(f"not an Abluxxen event: {event.get('type')!r}")
-    state = clone(state)
-    fold(state, event)
-    return state
+    return fold_event(_FOLDS, state, event, "Abluxxen")

@@ -2,7 +2,7 @@
 
 from shared.games.alakablast.cards import sorted_spells
 from shared.games.alakablast.knowledge import learn, tell, untold
-from shared.games.common import clone
+from shared.games.common import clone, fold_event
 
 
 def _card(spell, is_open):
@@ -134,12 +134,7 @@ FOLDS = {
 
 def evolve(state, event):
     """The state after one event; the input state is left untouched."""
-    fold = FOLDS.get(event.get("type"))
-    if fold is None:
-        raise ValueError(f"not an Alakablast event: {event.get('type')!r}")
-    state = clone(state)
-    fold(state, event)
-    return state
+    return fold_event(FOLDS, state, event, "Alakablast")
 
 
 def emit(events, state, event):

@@ -1,6 +1,6 @@
 """Folding events into state. No randomness: every deal and draw is in the events."""
 
-from ..common import clone
+from ..common import clone, fold_event
 from .cards import remove_cards
 
 
@@ -115,6 +115,4 @@ _FOLDS = {
 
 def evolve(state, event):
     """The state after `event`, as a new value; `state` and `event` are left untouched."""
-    state = clone(state)
-    _FOLDS[event["type"]](state, event)
-    return state
+    return fold_event(_FOLDS, state, event, "Alebrijes")

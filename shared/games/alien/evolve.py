@@ -1,17 +1,13 @@
 """Folding events into the state. No rule is checked and no chance is drawn here:
 `decide` already did both, and the events carry every outcome."""
 
-from ..common import clone
+from ..common import fold_event
 from .facts import WIN_ALIENS, captured_card, is_clue
 
 
 def evolve(state, event):
     """The state after `event`; neither input is changed."""
-    fold = _FOLDS.get(event["type"])
-    if fold is None:
-        raise ValueError(f"alien has no event type {event['type']!r}")
-    new = clone(state)
-    fold(new, event)
+    new = fold_event(_FOLDS, state, event, "Alien")
     new["step"] += 1
     _settle_win(new)
     return new
