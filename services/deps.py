@@ -21,13 +21,27 @@ class Deps:
     keys: Keys
     store: EventStore
     service: GameService
-    queue: Queue
+    queue: Queue  # bot turns and reactions
+    timers: Queue  # turn and table timers: never behind a bot's think time
+
+    @property
+    def queues(self):
+        """Every queue, most urgent first: what one worker serves by default."""
+        return [self.timers, self.queue]
+
+    def queues_named(self, names):
+        """The queues called `names` ("timers", "bots"), in that order."""
+        by_name = {"timers": self.timers, "bots": self.queue}
+        unknown = [n for n in names if n not in by_name]
+        if unknown or not names:
+            raise ValueError(f"unknown queue(s) {unknown}; the queues are timers and bots")
+        return [by_name[n] for n in names]
 
     @property
     def scheduler(self):
         from services.worker.schedule import Scheduler
 
-        return Scheduler(self.queue)
+        return Scheduler(self.queue, self.timers)
 
     def projector(self, consumer=None):
         """A projector that schedules bot moves and timers on this deployment's queue."""
@@ -68,7 +82,8 @@ def build(config=None, client=None, queue_client=None):
     store = EventStore(client, keys, config.feed_partitions)
     service = GameService(store, token_secret(config, client, keys))
     queue = Queue(f"{config.key_prefix}bots", connection=queue_client, serializer=JSONSerializer)
-    return Deps(config, client, keys, store, service, queue)
+    timers = Queue(f"{config.key_prefix}timers", connection=queue_client, serializer=JSONSerializer)
+    return Deps(config, client, keys, store, service, queue, timers)
 
 
 _current = None

@@ -6,14 +6,28 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from services.api.errors import STATUS
 from services.api.fields import AnyOf, Seconds, Seed
 from services.api.games import COMMAND_SCHEMAS, STATE_SCHEMAS
-from shared import games, table
+from shared import bots, games, table
 
 NAME = validate.Length(min=1, max=40)
 
 
 class SeatSpec(Schema):
     name = fields.String(validate=NAME, metadata={"description": "A human player's name."})
-    bot = fields.String(validate=validate.OneOf(table.BOTS), metadata={"description": "A bot."})
+    bot = fields.String(
+        validate=validate.OneOf(table.BOTS),
+        metadata={
+            "description": "A bot's level: random, greedy (a heuristic) or ismcts (a "
+            "search, the strongest); see docs/bots.md."
+        },
+    )
+    think_ms = fields.Integer(
+        allow_none=True,
+        validate=validate.Range(min=bots.MIN_THINK_MS, max=bots.MAX_THINK_MS),
+        metadata={
+            "description": f"The ismcts bot's time to think per decision, in ms "
+            f"({bots.MIN_THINK_MS} to {bots.MAX_THINK_MS}; default {bots.THINK_MS})."
+        },
+    )
     open = fields.Boolean(metadata={"description": "A seat left for someone to claim."})
     reaction_seconds = fields.Float(
         validate=validate.Range(min=0, max=30),
@@ -28,6 +42,8 @@ class SeatSpec(Schema):
         named, bot, open_seat = (data.get(k) for k in ("name", "bot", "open"))
         if (open_seat and (named or bot)) or not (named or bot or open_seat):
             raise ValidationError("a seat is {name}, {bot} (with an optional name) or {open: true}")
+        if data.get("think_ms") is not None and not bot:
+            raise ValidationError("think_ms is for a bot's seat", "think_ms")
 
 
 class Options(Schema):
@@ -91,6 +107,14 @@ class Options(Schema):
             "its holder acts again (default 2)."
         },
     )
+    takeover_bot = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(table.BOTS),
+        metadata={
+            "description": "The bot level that plays a seat after zombie_after timeouts, "
+            f"or once resigned (default {table.TAKEOVER_BOT})."
+        },
+    )
 
 
 class CreateGame(Schema):
@@ -114,6 +138,11 @@ class PublicSeat(Schema):
     )
     resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
     reaction_seconds = fields.Float(required=True, metadata={"description": "A bot's delay."})
+    think_ms = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "The ismcts bot's time per decision; null: the default."},
+    )
 
 
 class SeatCredentials(PublicSeat):

@@ -1,6 +1,14 @@
-"""`python -m services.worker`: an RQ worker for bot turns (and timers, with its
-scheduler). Non-forking: a bot turn is a few milliseconds, a fork would cost more."""
+"""`python -m services.worker [--queues timers,bots]`: an RQ worker (with its scheduler,
+which enqueues the jobs that fall due) for the queues named, most urgent first.
 
+Two queues: `timers` (turn timers, Alien's stacking windows) and `bots` (bot turns and
+reactions; a search bot may think for its whole think_ms). By default a worker serves
+both, timers first; a worker for `timers` alone is never busy thinking when a timer
+falls due (docs/operations.md). Non-forking: a job is a few milliseconds of Python, a
+fork would cost more.
+"""
+
+import argparse
 import logging
 
 from rq import SimpleWorker
@@ -8,12 +16,25 @@ from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
 
+QUEUES = "timers,bots"
 
-def main():
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m services.worker", description=__doc__)
+    parser.add_argument(
+        "--queues",
+        default=QUEUES,
+        help=f"comma-separated queues to serve, most urgent first (default {QUEUES})",
+    )
+    args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="worker %(levelname)s %(message)s")
     d = deps_module.build()
+    try:
+        queues = d.queues_named([n.strip() for n in args.queues.split(",") if n.strip()])
+    except ValueError as error:
+        parser.error(str(error))
     deps_module.install(d)
-    worker = SimpleWorker([d.queue], connection=d.queue.connection, serializer=JSONSerializer)
+    worker = SimpleWorker(queues, connection=d.queue.connection, serializer=JSONSerializer)
     worker.work(with_scheduler=True, logging_level="WARNING")
 
 

@@ -197,7 +197,7 @@ def test_a_started_game_cannot_be_cancelled(deps):
 def test_the_real_scheduler_fires_a_short_timer(deps):
     game_id = deps.service.create("alebrijes", HUMAN_AND_BOT, {"seed": 5, "turn_seconds": 1})["id"]
     version = deps.projector().project(game_id)
-    worker = SimpleWorker([deps.queue], connection=deps.queue.connection, serializer=JSONSerializer)
+    worker = SimpleWorker(deps.queues, connection=deps.queue.connection, serializer=JSONSerializer)
     deadline = time.monotonic() + 10
     while "timed_out" not in kinds(deps, game_id):
         assert time.monotonic() < deadline, "the timer never fired"
