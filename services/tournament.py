@@ -71,13 +71,23 @@ class Game:
     def play(self):
         """Play to the end; returns the result (None if it did not end)."""
         for _ in range(MAX_COMMANDS):
-            if self.table["status"] != "active":
-                return self.table["result"]
-            if self._reflex():
-                continue
-            if not self._turn():
-                return None
-        return None
+            if not self.step():
+                break
+        return self.table["result"]
+
+    def step(self):
+        """One command: a reflex if a bot sends one, else a turn or a table timer.
+        False once the game is over (or stuck)."""
+        if self.table["status"] != "active":
+            return False
+        return self._reflex() or self._turn()
+
+    def turn_seat(self):
+        """The seat whose turn it is now (a move to make, not only a reflex), or None."""
+        if self.table["status"] != "active":
+            return None
+        turn = [s for s in table.to_act(self.table) if table.bot_chances(self.table, s)[0]]
+        return turn[0] if turn else None
 
     def _send(self, seat, command):
         self._record(table.play(self.table, seat, command, by="bot"))
@@ -103,15 +113,15 @@ class Game:
     def _turn(self):
         """The first seat whose turn it is moves; else a table timer fires; else a seat
         that could only react (and did not) is asked to choose. False when stuck."""
-        acting = table.to_act(self.table)
-        turn = [s for s in acting if table.bot_chances(self.table, s)[0]]
-        if turn:
-            self._decide(turn[0])
+        seat = self.turn_seat()
+        if seat is not None:
+            self._decide(seat)
             return True
         timers = table.rules_timers(self.table)
         if timers:
             self._record(table.fire(self.table, timers[0]["key"]))
             return True
+        acting = table.to_act(self.table)
         if acting:
             self._decide(acting[0])
             return True

@@ -11,7 +11,8 @@ Levels, weakest first (docs/bots.md):
 
 from importlib import import_module
 
-from shared import games
+# Not `games`: importing shared.bots.games (the bot modules) binds that name here.
+from shared import games as rules
 from shared.bots import ismcts, random_bot
 from shared.bots.ismcts import MAX_THINK_MS, MIN_THINK_MS, THINK_MS
 
@@ -22,7 +23,7 @@ __all__ = ["LEVELS", "MAX_THINK_MS", "MIN_THINK_MS", "THINK_MS", "choose", "game
 def game_module(game):
     """The game's bot module, `shared.bots.games.<game>` (greedy, reflex, sample),
     imported on first use so a level that does not need it never loads it."""
-    return import_module(f"shared.bots.games.{games.get(game).NAME}")
+    return import_module(f"shared.bots.games.{rules.get(game).NAME}")
 
 
 def choose(level, view, feed, rng, think_ms=None):
@@ -50,4 +51,4 @@ def react(level, view, feed, rng):
 
 def reflexes(game):
     """The command types of `game` a bot sends after its reaction delay."""
-    return getattr(games.get(game), "REFLEXES", ())
+    return getattr(rules.get(game), "REFLEXES", ())

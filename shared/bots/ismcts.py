@@ -44,6 +44,7 @@ SEARCH_SHARE = 0.85  # of the budget: the rest is slack for the last step and th
 EXPLORATION = 0.7  # UCB1's constant, for rewards in [0, 1]
 WIDENING = 1.0  # a node visited n times considers 1 + WIDENING * sqrt(n) commands
 SCORE_WEIGHT = 0.1  # share of the reward from the score's rank among the seats
+DEFAULT_CLOCK = time.perf_counter  # tests put a fake clock here to search deterministically
 MAX_STEPS = 5000  # a rollout longer than this (a bug) counts as a fair share
 
 
@@ -69,13 +70,15 @@ class Node:
         return mean + EXPLORATION * math.sqrt(math.log(self.available) / self.visits)
 
 
-def search(view, feed, rng, think_ms=None, clock=time.perf_counter, rollout="greedy"):
+def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     """The command the seat of `view` sends, after searching within `think_ms`
-    milliseconds (THINK_MS when None) on the clock `clock` (seconds). `rollout` is
-    "greedy" (every seat plays its game module's greedy in the play-outs) or "random"."""
+    milliseconds (THINK_MS when None) on the clock `clock` (seconds; DEFAULT_CLOCK when
+    None). `rollout` is "greedy" (every seat plays its game module's greedy in the
+    play-outs) or "random"."""
     legal = view["legal"]
     if len(legal) == 1:
         return legal[0]
+    clock = clock or DEFAULT_CLOCK
     start = clock()
     budget = (THINK_MS if think_ms is None else think_ms) / 1000
     deadline = start + budget * SEARCH_SHARE
