@@ -13,6 +13,8 @@ from shared.config import Config
 from shared.keys import Keys
 from shared.store import EventStore
 
+QUEUES = ("timers", "bots")  # the RQ queues by name, most urgent first
+
 
 @dataclass
 class Deps:
@@ -30,11 +32,8 @@ class Deps:
         return [self.timers, self.queue]
 
     def queues_named(self, names):
-        """The queues called `names` ("timers", "bots"), in that order."""
-        by_name = {"timers": self.timers, "bots": self.queue}
-        unknown = [n for n in names if n not in by_name]
-        if unknown or not names:
-            raise ValueError(f"unknown queue(s) {unknown}; the queues are timers and bots")
+        """The queues called `names` (of QUEUES), in that order."""
+        by_name = dict(zip(QUEUES, self.queues, strict=True))
         return [by_name[n] for n in names]
 
     @property

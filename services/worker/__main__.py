@@ -27,12 +27,12 @@ def main(argv=None):
         help=f"comma-separated queues to serve, most urgent first (default {QUEUES})",
     )
     args = parser.parse_args(argv)
+    names = [n.strip() for n in args.queues.split(",") if n.strip()]
+    if not names or not set(names) <= set(deps_module.QUEUES):
+        parser.error(f"--queues names some of {', '.join(deps_module.QUEUES)}")
     logging.basicConfig(level=logging.INFO, format="worker %(levelname)s %(message)s")
     d = deps_module.build()
-    try:
-        queues = d.queues_named([n.strip() for n in args.queues.split(",") if n.strip()])
-    except ValueError as error:
-        parser.error(str(error))
+    queues = d.queues_named(names)
     deps_module.install(d)
     worker = SimpleWorker(queues, connection=d.queue.connection, serializer=JSONSerializer)
     worker.work(with_scheduler=True, logging_level="WARNING")
