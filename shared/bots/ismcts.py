@@ -18,8 +18,10 @@ The seat knows only its view and its feed. Each iteration of the search:
    winner), shaped a little by how its score ranks, and backs it up the path.
 
 The answer is the most visited command at the root. The whole search, sampling included,
-runs within `think_ms` milliseconds: it stops itself at SEARCH_SHARE of the budget,
-checking the clock at every step, so a decision's p99 stays within 1.5x the budget.
+runs within `think_ms` milliseconds: it reads the clock at every step (one command in a
+world, or drawing a world) and stops at SEARCH_SHARE of the budget, or earlier when a
+step as slow as the slowest so far would overrun the budget, so a decision's p99 stays
+within 1.5x the budget (measured by the tournament).
 The clock is injected, so a test drives the search with a fake clock deterministically.
 
 Every game's rules state holds its player count as `players`; a play-out stuck with
@@ -78,19 +80,17 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     legal = view["legal"]
     if len(legal) == 1:
         return legal[0]
-    clock = clock or DEFAULT_CLOCK
-    start = clock()
-    budget = (THINK_MS if think_ms is None else think_ms) / 1000
-    deadline = start + budget * SEARCH_SHARE
-    search = Search(view, rng, rollout, clock, deadline)
+    budget = Budget(clock or DEFAULT_CLOCK, THINK_MS if think_ms is None else think_ms)
+    search = Search(view, rng, rollout, budget)
     favourite = search.bots.greedy(view, feed, rng)
     root = Node()
-    while clock() < deadline:
-        try:
+    try:
+        while True:
+            budget.check()
             world = search.bots.sample(view, feed, rng)
             search.iterate(root, world, _key(favourite))
-        except OutOfTime:
-            break
+    except OutOfTime:
+        pass
     if not root.children:  # not one play-out in time: answer as greedy does
         return favourite
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))
@@ -101,10 +101,32 @@ def _key(command):
     return json.dumps(command, sort_keys=True)
 
 
+class Budget:
+    """The time a decision may take, read on `clock` (seconds) at every step of the
+    search: a step is one command played in a world, or drawing one world."""
+
+    def __init__(self, clock, think_ms):
+        self.clock = clock
+        self.last = start = clock()
+        self.soft = start + think_ms / 1000 * SEARCH_SHARE
+        self.hard = start + think_ms / 1000
+        self.slowest = 0.0  # the longest step so far
+
+    def check(self):
+        """Raise OutOfTime once SEARCH_SHARE of the budget has passed, or when a step
+        as slow as the slowest so far would not end within the whole budget (a
+        game's greedy or sample may take milliseconds: the answer must not be late)."""
+        now = self.clock()
+        self.slowest = max(self.slowest, now - self.last)
+        self.last = now
+        if now >= self.soft or now + self.slowest >= self.hard:
+            raise OutOfTime
+
+
 class Search:
     """One decision's search: the rules, the game's bot module and the clock."""
 
-    def __init__(self, view, rng, rollout, clock, deadline):
+    def __init__(self, view, rng, rollout, budget):
         self.game = view["game"]
         self.seat = view["seat"]
         self.rules = games.get(self.game)
@@ -115,8 +137,7 @@ class Search:
         self.timers = getattr(self.rules, "table_timers", None)
         self.rng = rng
         self.policy = self._greedy if rollout == "greedy" else self._random
-        self.clock = clock
-        self.deadline = deadline
+        self.budget = budget
 
     def iterate(self, root, world, favourite):
         """One iteration in one sampled world: select and expand down the seat's tree,
@@ -125,8 +146,7 @@ class Search:
         rules, seat = self.rules, self.seat
         path, node, state, expanding = [root], root, world, True
         for _ in range(MAX_STEPS):
-            if self.clock() >= self.deadline:
-                raise OutOfTime
+            self.budget.check()
             if rules.result(state) is not None:
                 break
             if expanding and seat in rules.to_act(state):
