@@ -28,7 +28,13 @@ def play_bot_turn(game_id, seat, version):
     if feed is None:
         return "stale"
     rng = random.Random(f"bot-{game_id}-{seat}-{version}")
-    command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
+    try:
+        command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
+    except Exception:  # a bot's bug must not stall the game: say so, and play on at random
+        log.exception(
+            "%s bot in %s seat %s failed; it plays at random", place["bot"], game_id, seat
+        )
+        command = bots.choose("random", view, feed, rng)
     return _send(d, game_id, seat, command, version)
 
 
