@@ -32,6 +32,7 @@ in one world or another. Other seats are modelled by their greedy play rather th
 searched, which at a few hundred rollouts a decision is both cheaper and sturdier.
 """
 
+import gc
 import json
 import math
 import time
@@ -84,6 +85,11 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     search = Search(view, rng, rollout, budget)
     favourite = search.bots.greedy(view, feed, rng)
     root = Node()
+    # The play-outs make no reference cycles; a full collection of the process's heap
+    # in the middle of a search (tens of ms in a big process) would make it late, so
+    # the cyclic collector waits until the answer is ready.
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         while True:
             budget.check()
@@ -91,6 +97,9 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
             search.iterate(root, world, _key(favourite))
     except OutOfTime:
         pass
+    finally:
+        if collecting:
+            gc.enable()
     if not root.children:  # not one play-out in time: answer as greedy does
         return favourite
     best = max(root.children.values(), key=lambda n: (n.visits, n.reward))

@@ -110,3 +110,23 @@ def test_the_reward_is_the_share_of_the_victory_shaped_by_the_scores_rank():
     assert _search(2)._reward(shared_win) == pytest.approx(0.0)
     assert _search(0)._reward(lost) == pytest.approx(w * 0.5)
     assert _search(1)._reward(lost) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_the_cyclic_collector_waits_during_a_search_and_comes_back_after(case, monkeypatch):
+    import gc
+
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module, during = case.module(), []
+        real_sample = module.sample
+
+        def watched(v, f, rng):
+            during.append(gc.isenabled())
+            return real_sample(v, f, rng)
+
+        monkeypatch.setattr(module, "sample", watched)
+        assert gc.isenabled()
+        ismcts.search(view, feed, random.Random(4), think_ms=30, clock=TickClock())
+        assert during and not any(during)
+        assert gc.isenabled()
