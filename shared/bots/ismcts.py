@@ -8,8 +8,9 @@ The seat knows only its view and its feed. Each iteration of the search:
 2. walks down a tree of the seat's own decisions, choosing among the commands legal in
    that world by UCB1 over how often each was available (the "subset-armed" bandit of
    single-observer ISMCTS), adding one new node. Card games offer dozens of commands
-   and a decision gets a few hundred play-outs at most, so the tree widens
-   progressively: greedy's choice first, then more commands as a node's visits grow;
+   and a decision gets a few dozen play-outs at 300 ms (each is a whole game on rules
+   engines that copy their state at every event), so the tree widens progressively:
+   greedy's choice first, then more commands as a node's visits grow;
 3. plays the game out on the rules engine: every other seat plays `greedy` on its own
    view of the world (so no seat sees another's cards, not even in the search), the
    table sends its timers' commands when nobody must act (Alien's stacking window),
@@ -29,7 +30,7 @@ nobody to act and no timer, or longer than MAX_STEPS, scores a fair share.
 
 Open loop: a node is the seat's sequence of commands, whatever the others did in between
 in one world or another. Other seats are modelled by their greedy play rather than
-searched, which at a few hundred rollouts a decision is both cheaper and sturdier.
+searched, which at a few dozen play-outs a decision is both cheaper and sturdier.
 """
 
 import gc
