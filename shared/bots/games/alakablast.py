@@ -125,11 +125,13 @@ def beliefs(state, me, pool, nots=None):
     return result
 
 
-def _worth(kind, pool):
-    """Each spell's edge against a card drawn from `pool`."""
-    total = sum(pool.values()) or 1
+def against(kind, theirs):
+    """Each spell's edge against a card drawn from `theirs` ({spell: weight})."""
+    total = sum(theirs.values()) or 1
+    weights = [(spell, weight / total) for spell, weight in theirs.items() if weight > 0]
     return {
-        mine: sum(OUTCOME[kind][mine][s] * n for s, n in pool.items()) / total for mine in SPELLS
+        mine: sum(row[spell] * weight for spell, weight in weights)
+        for mine, row in OUTCOME[kind].items()
     }
 
 
@@ -182,11 +184,8 @@ def best_play(state, rival, kind, pool, worth):
 
 def edges(kind, mine, theirs):
     """Per position of my hand, the edge of playing it against `theirs`."""
-    table = OUTCOME[kind]
-    return [
-        sum(p * q * table[a][b] for a, p in card.items() for b, q in theirs.items())
-        for card in mine
-    ]
+    edge = against(kind, theirs)
+    return [sum(chance * edge[spell] for spell, chance in card.items()) for card in mine]
 
 
 # --- on the seat's turn
@@ -208,7 +207,7 @@ def greedy(view, feed, rng):
 def _choose(state, me, legal, pool, mine):
     duel = state["duel"]
     rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
-    worth = _worth(duel["kind"], pool)
+    worth = against(duel["kind"], pool)
     theirs = rival_play(state, rival, duel["kind"], pool, worth)
     scores = edges(duel["kind"], mine, theirs)
     # On a tie of edges, play an open card: the bot keeps the cards it knows.
@@ -221,8 +220,9 @@ def _turn(state, me, legal, pool, mine):
     asks = [c for c in legal if c["type"] == "ask"]
     duels = [c for c in legal if c["type"] == "duel"]
     best, best_edge = None, -2.0
+    worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
     for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
-        worth = _worth(kind, pool)
+        worth = worths[kind]
         edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
         edge += 0.01 * state["gems"][rival]  # beat the leader when it is as easy
         if edge > best_edge:
