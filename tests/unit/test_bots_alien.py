@@ -21,26 +21,46 @@ def seat_view(tbl, version, seat):
 
 def seat_feed(tbl, log, seat):
     """The seat's events as the events endpoint gives them while the game runs."""
+    feeds = getattr(log, "feeds", None)
+    if feeds is not None:  # built as the game went (see positions)
+        return feeds[seat]
     return [
         {**table.redact(tbl, event, seat), "version": i + 1, "at": 0} for i, event in enumerate(log)
     ]
 
 
+class Log(list):
+    """A game's events, with each seat's feed built as they were appended."""
+
+    def __init__(self, tbl, events):
+        super().__init__()
+        self.feeds = [[] for _ in tbl["seats"]]
+        self.grow(tbl, events)
+
+    def grow(self, tbl, events):
+        for event in events:
+            self.append(event)
+            for seat, feed in enumerate(self.feeds):
+                feed.append({**table.redact(tbl, event, seat), "version": len(self), "at": 0})
+
+
 def positions(game, players, seed, policy, max_steps=MAX_STEPS):
     """Yield (table, log) after every step of one seeded game in which each acting seat
     sends `policy(view, rng)`; in Alien a window is now and then closed by the table's
-    timer instead, and seats holding a right claim shout it first."""
+    timer instead, and seats holding a right claim shout it first. The log carries each
+    seat's feed (see seat_feed); the caller must not keep a log past the next step."""
     rng = random.Random(f"{game}/{players}/{seed}")
     seats = [{"name": f"p{i}"} for i in range(players)]
-    log = table.create("g1", game, seats, {}, f"seed-{seed}")
-    tbl = table.fold(log)
+    events = table.create("g1", game, seats, {}, f"seed-{seed}")
+    tbl = table.fold(events)
+    log = Log(tbl, events)
     for _ in range(max_steps):
         if tbl["status"] != "active":
             return
         yield tbl, log
         events = _step(tbl, log, policy, rng)
-        log = log + events
         tbl = table.fold(events, tbl)
+        log.grow(tbl, events)
 
 
 def _step(tbl, log, policy, rng):
