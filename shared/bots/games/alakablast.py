@@ -23,18 +23,26 @@ Strategy (from the rulebook: ask to learn your open cards, duel when you know en
 
 from collections import Counter
 
-from shared.games.alakablast.cards import CARDS, DUEL_KINDS, duel_outcome, element, power
+from shared.games.alakablast.cards import CARDS, DUEL_KINDS, OPTIONS, duel_outcome, element, power
 from shared.games.alakablast.knowledge import matches
 from shared.games.common import clone
 
 RIVAL_BEST = 0.5  # how often a rival is expected to play its best card rather than any
 DUEL_EDGE = 0.0  # the edge from which the bot duels rather than asks
 SPELLS = sorted(set(CARDS))
-# OUTCOME[kind][mine][theirs]: +1 when my spell wins, -1 when it loses, 0 on a tie.
+SPECIAL = {spell: matches(spell, {"special": True}) for spell in SPELLS}
+# A duel of a kind looks only at one side of a card: its power, or its element.
+SIDE = {
+    "power": {spell: power(spell) for spell in SPELLS},
+    "element": {spell: element(spell) for spell in SPELLS},
+}
+# OUTCOME[kind][my side][their side]: +1 when mine wins, -1 when it loses, 0 on a tie.
 OUTCOME = {
     kind: {
-        mine: {
-            theirs: {"attacker": 1, "rival": -1, None: 0}[duel_outcome(kind, mine, theirs)]
+        SIDE[kind][mine]: {
+            SIDE[kind][theirs]: {"attacker": 1, "rival": -1, None: 0}[
+                duel_outcome(kind, mine, theirs)
+            ]
             for theirs in SPELLS
         }
         for mine in SPELLS
@@ -56,12 +64,14 @@ def fits(spell, told, nots=()):
     """Whether `spell` agrees with what its owner was told (and with the clues that did
     not mark the card)."""
     if told is not None:
-        if told["special"] and not matches(spell, {"special": True}):
+        special = SPECIAL[spell]
+        if told["special"] and not special:
             return False
-        for dimension in ("element", "power"):
-            if told[dimension] is not None and not matches(spell, {dimension: told[dimension]}):
-                return False
-    return not any(matches(spell, clue) for clue in nots)
+        if told["element"] is not None and (special or spell[0] != told["element"]):
+            return False
+        if told["power"] is not None and (special or SIDE["power"][spell] != told["power"]):
+            return False
+    return not nots or not any(matches(spell, clue) for clue in nots)
 
 
 def unseen(state, me):
@@ -127,12 +137,18 @@ def beliefs(state, me, pool, nots=None):
 
 def against(kind, theirs):
     """Each spell's edge against a card drawn from `theirs` ({spell: weight})."""
-    total = sum(theirs.values()) or 1
-    weights = [(spell, weight / total) for spell, weight in theirs.items() if weight > 0]
-    return {
-        mine: sum(row[spell] * weight for spell, weight in weights)
+    side = SIDE[kind]
+    mass, total = {}, 0
+    for spell, weight in theirs.items():
+        if weight > 0:
+            mass[side[spell]] = mass.get(side[spell], 0) + weight
+            total += weight
+    total = total or 1
+    by_side = {
+        mine: sum(row[theirs] * weight for theirs, weight in mass.items()) / total
         for mine, row in OUTCOME[kind].items()
     }
+    return {spell: by_side[side[spell]] for spell in SPELLS}
 
 
 def rival_play(state, rival, kind, pool, worth):
@@ -330,7 +346,7 @@ def sample(view, feed, rng):
         "players": state["players"],
         "seed": f"sample-{rng.getrandbits(64):016x}",
         "deck": None,
-        "options": dict(view.get("options") or {}),
+        "options": {k: v for k, v in (view.get("options") or {}).items() if k in OPTIONS},
         "phase": state["phase"],
         "turn": state["turn"],
         "turn_number": state["turn_number"],
