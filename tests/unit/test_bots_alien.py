@@ -44,14 +44,14 @@ class Log(list):
                 feed.append({**table.redact(tbl, event, seat), "version": len(self), "at": 0})
 
 
-def positions(game, players, seed, policy, max_steps=MAX_STEPS):
+def positions(game, players, seed, policy, max_steps=MAX_STEPS, options=None):
     """Yield (table, log) after every step of one seeded game in which each acting seat
     sends `policy(view, rng)`; in Alien a window is now and then closed by the table's
     timer instead, and seats holding a right claim shout it first. The log carries each
     seat's feed (see seat_feed); the caller must not keep a log past the next step."""
     rng = random.Random(f"{game}/{players}/{seed}")
     seats = [{"name": f"p{i}"} for i in range(players)]
-    events = table.create("g1", game, seats, {}, f"seed-{seed}")
+    events = table.create("g1", game, seats, options or {}, f"seed-{seed}")
     tbl = table.fold(events)
     log = Log(tbl, events)
     for _ in range(max_steps):
@@ -91,16 +91,18 @@ def greedy_policy(view, rng):
     return bot.greedy(view, [], rng)
 
 
-def every_position(game, players, policy, games=GAMES):
+def every_position(game, players, policy, games=GAMES, options=None):
     for seed in range(games):
-        yield from positions(game, players, seed, policy)
+        yield from positions(game, players, seed, policy, options=options)
 
 
-@pytest.mark.parametrize("players", [2, 3, 5])
-def test_greedy_and_reflex_send_only_legal_commands(players):
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {}), (5, {}), (8, {}), (3, {"no_math": True})]
+)
+def test_greedy_and_reflex_send_only_legal_commands(players, options):
     checked = 0
     for policy in (random_policy, greedy_policy):
-        for tbl, log in every_position("alien", players, policy, games=3):
+        for tbl, log in every_position("alien", players, policy, games=3, options=options):
             for seat in range(players):
                 view = seat_view(tbl, len(log), seat)
                 rng = random.Random(checked)
@@ -182,11 +184,14 @@ def test_greedy_steals_from_the_fullest_prison():
     }
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_sample_is_a_state_the_seat_cannot_tell_from_the_true_one(players):
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {}), (4, {}), (3, {"no_math": True})]
+)
+def test_a_sample_is_a_state_the_seat_cannot_tell_from_the_true_one(players, options):
     checked = varied = 0
     for policy in (random_policy, greedy_policy):
-        for index, (tbl, log) in enumerate(every_position("alien", players, policy, games=3)):
+        positions = every_position("alien", players, policy, games=3, options=options)
+        for index, (tbl, log) in enumerate(positions):
             if index % 3:
                 continue
             for seat in range(players):
