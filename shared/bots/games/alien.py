@@ -325,13 +325,28 @@ class _Memory:
         self.played, self.hunters = [], []
 
 
+# The last feed folded and its memory: a search samples hundreds of worlds from one feed.
+_last_fold = (None, 0, None, None)
+
+
+def _remember(seat, players, feed):
+    """The memory the feed builds, folded once per feed (a memory is never changed)."""
+    global _last_fold
+    last_feed, length, last_seat, memory = _last_fold
+    if feed is last_feed and len(feed) == length and seat == last_seat:
+        return memory
+    memory = _Memory(seat, players)
+    for event in feed:
+        memory.fold(event)
+    _last_fold = (feed, len(feed), seat, memory)
+    return memory
+
+
 def _memory(view, feed):
     """The seat's memory from its feed, or None when the feed does not add up to the view
     (an empty feed in a search rollout, or one that began late)."""
     state = view["state"]
-    memory = _Memory(view["seat"], state["players"])
-    for event in feed:
-        memory.fold(event)
+    memory = _remember(view["seat"], state["players"], feed)
     fits = (
         memory.events > 0
         and memory.table == state["table"]
