@@ -24,7 +24,7 @@ Strategy (from the rulebook: ask to learn your open cards, duel when you know en
 from collections import Counter
 
 from shared.games.alakablast.cards import CARDS, DUEL_KINDS, OPTIONS, duel_outcome, element, power
-from shared.games.alakablast.knowledge import matches
+from shared.games.alakablast.knowledge import clue_about, matches
 from shared.games.common import clone
 
 RIVAL_BEST = 0.5  # how often a rival is expected to play its best card rather than any
@@ -258,7 +258,7 @@ def _duel(state, duels, rival, kind):
             return 0
         clue_dimension = command["dimension"]
         spell = hand[command["card"]]["spell"]
-        clue = _clue(spell, clue_dimension)
+        clue = clue_about(spell, clue_dimension)
         relevant = clue_dimension == kind or "special" in clue
         marked = sum(1 for c in hand if c["open"] and c["spell"] and matches(c["spell"], clue))
         return marked * (3 if relevant else 1)
@@ -266,18 +266,12 @@ def _duel(state, duels, rival, kind):
     return min(options, key=cost)
 
 
-def _clue(spell, dimension):
-    if matches(spell, {"special": True}):
-        return {"special": True}
-    return {"element": element(spell)} if dimension == "element" else {"power": power(spell)}
-
-
 def _ask(state, me, asks, mine):
     """Ask about the open card the seat knows least of, of the player with fewest gems,
     claiming the likeliest element when nothing is known of the card."""
     cards = sorted({c["card"] for c in asks})
     position = max(cards, key=lambda i: (_uncertainty(mine[i]), -i))
-    informants = [c["informant"] for c in asks if c["card"] == position]
+    informants = list(dict.fromkeys(c["informant"] for c in asks if c["card"] == position))
     informant = min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
     claims = [c for c in asks if c["card"] == position and c["informant"] == informant]
     elements = Counter()
@@ -309,7 +303,7 @@ def _inform(state, legal):
     spell = hand[question["card"]]["spell"]
 
     def told_by(command):
-        clue = _clue(spell, command["dimension"])
+        clue = clue_about(spell, command["dimension"])
         marked = [c for c in hand if c["open"] and matches(c["spell"], clue)]
         worth = ELEMENT_WORTH if "element" in clue else POWER_WORTH
         return (len(marked) * worth, command["dimension"])
