@@ -24,6 +24,7 @@ from collections import Counter
 
 from shared.games.alien.facts import (
     CARDS,
+    TAKE_MIN_HAND,
     alien_of,
     aliens_on,
     captured_card,
@@ -36,7 +37,6 @@ from shared.games.alien.facts import (
 PLAN_DEPTH = 3  # CLUE cards laid in a row looking for a capture
 CHAIN_NODES = 400  # chains tried when choosing the next CLUE card to lay
 EMPTY_SEARCH_LIMIT = 6  # CLUE cards in hand beyond which the empty-hand search is skipped
-TAKE_MIN_HAND = 4
 
 
 # --- out of turn
