@@ -97,26 +97,62 @@ def test_own_open_cards_are_sampled_from_what_the_seat_was_told():
     assert len(seen) > 5  # the seat does not know which 3s, nor its third card
 
 
-def test_a_clue_that_did_not_mark_a_card_rules_it_out():
-    """The power-3 clue marked cards 2 and 3 only: the feed shows card 4 is no 3."""
-    for seed in range(30):
-        for tbl, log in positions("alakablast", 2, seed, random_policy, max_steps=60):
+def test_what_the_feed_said_of_the_own_open_cards_is_true_and_kept():
+    """A clue that did not mark an open card rules that value out (the feed shows which
+    cards a clue marked), and every sample respects it."""
+    ruled_out = 0
+    for seed in range(12):
+        for tbl, log in positions("alakablast", 2, seed, random_policy, max_steps=80):
             for seat in table_seats(tbl):
                 view, feed = seat_view(tbl, len(log), seat), seat_feed(tbl, log, seat)
-                nots = bot.not_told(view, feed)
-                assert nots is not None
+                slots = bot.heard(view, feed)
+                assert slots is not None
                 hand = tbl["rules"]["hands"][seat]
-                for card, excluded in zip(hand, nots, strict=True):
-                    assert (excluded is None) == (not card["open"])
-                    for clue in excluded or ():
+                sampled = bot.sample(view, feed, random.Random(seed))
+                for card, slot, drawn in zip(hand, slots, sampled["hands"][seat], strict=True):
+                    assert (slot is None) == (not card["open"])
+                    for clue in slot["not"] if slot else ():
                         assert not game.knowledge.matches(card["spell"], clue)
-                if any(nots_ for nots_ in nots if nots_):
-                    sampled = bot.sample(view, feed, random.Random(seed))
-                    for card, excluded in zip(sampled["hands"][seat], nots, strict=True):
-                        for clue in excluded or ():
-                            assert not game.knowledge.matches(card["spell"], clue)
-                    return
-    pytest.fail("no clue left an open card unmarked in 30 games")
+                        assert not game.knowledge.matches(drawn["spell"], clue)
+                        ruled_out += 1
+    assert ruled_out > 100
+
+
+def test_a_claim_answered_in_the_other_dimension_makes_its_value_likelier():
+    # Seat 0 claims its card 2 (an F3) is fire; the power answer says 3, not which element.
+    state = started(2, [(["W1", "W2"], ["F3", "W4", "P5"]), (["P1", "P2"], ["P3", "F4", "W5"])])
+    events = []
+    for seat, command in [
+        (0, {"type": "ask", "card": 2, "informant": 1, "claim": {"element": "F"}}),
+        (1, {"type": "inform", "dimension": "power"}),
+    ]:
+        for event in game.decide(state, seat, command):
+            events.append(game.redact(event, 0))
+            state = game.evolve(state, event)
+    view = _view(state, 0)
+    assert view["state"]["hands"][0][2]["told"] == {"element": None, "power": 3, "special": False}
+    feed = [game.redact(e, 0) for e in _deal(state)] + events
+    slots = bot.heard(view, feed)
+    assert slots[2]["claimed"] == [{"element": "F"}]
+    pool = bot.unseen(view["state"], 0)
+    without = bot.beliefs(view["state"], 0, pool)[2]
+    with_claim = bot.beliefs(view["state"], 0, pool, slots)[2]
+    assert with_claim["F3"] > without["F3"] and with_claim["P3"] < without["P3"]
+    assert set(with_claim) == set(without)  # likelier, never certain: the claim may be wrong
+    draws = [bot.sample(view, feed, random.Random(k))["hands"][0][2]["spell"] for k in range(400)]
+    assert abs(draws.count("F3") / 400 - with_claim["F3"]) < 0.07
+
+
+def _deal(state):
+    """The deal event of a game dealt from the same hands (for a feed)."""
+    hands = [
+        {
+            "hidden": [c["spell"] for c in hand if not c["open"]],
+            "open": [c["spell"] for c in hand if c["open"]],
+        }
+        for hand in state["hands"]
+    ]
+    return [{"type": "dealt", "hands": hands, "discard_zone": [], "draw_pile": []}]
 
 
 def test_a_rivals_chosen_duel_card_is_drawn_never_read():

@@ -4,8 +4,9 @@ What the seat knows: its hidden cards, everyone else's open cards, the discard z
 the cards on the table in a duel; of its own open cards, what it was told (`told` in the
 view) and, from its feed, what each clue said a card is *not* (a clue marks every open card
 it fits, so an unmarked one does not fit it). Every card it has not seen is equally likely
-to be any of its open cards that fits all that, another player's hidden card or in the pile.
-Claims are weighed as nothing: no event says whether a claim was right.
+to be any of its open cards that fits all that, another player's hidden card or in the pile;
+but a claim answered in the other dimension makes the claimed value likelier (a right claim
+must be answered so, a wrong one need not: no event says which it was).
 
 Strategy (from the rulebook: ask to learn your open cards, duel when you know enough):
 - A duel is judged by its edge, P(win) - P(lose), of the bot's best card against the card
@@ -29,6 +30,9 @@ from shared.games.common import clone
 
 RIVAL_BEST = 0.5  # how often a rival is expected to play its best card rather than any
 DUEL_EDGE = 0.0  # the edge from which the bot duels rather than asks
+# How much likelier a claim answered in the other dimension makes the claimed value: a
+# right claim is always answered so, a wrong one (we guess) about half the time.
+CLAIM_ODDS = 2
 SPELLS = sorted(set(CARDS))
 SPECIAL = {spell: matches(spell, {"special": True}) for spell in SPELLS}
 # A duel of a kind looks only at one side of a card: its power, or its element.
@@ -85,22 +89,34 @@ def unseen(state, me):
     return Counter(CARDS) - Counter(seen)
 
 
-def not_told(view, feed):
-    """Per position of the seat's hand, the clues that did not mark that open card (from
-    the feed); None when the feed does not add up to the hand (an empty feed in a search)."""
+def _slot():
+    return {"not": [], "claimed": []}
+
+
+def heard(view, feed):
+    """Per position of the seat's hand, what its feed said of that open card beyond
+    `told` (None for a hidden card): "not", the clues that did not mark it, and "claimed",
+    the seat's claims about it that were answered in the other dimension (a right claim
+    must be; a wrong one may be). None when the feed does not add up to the hand (an
+    empty feed in a search)."""
     me = view["seat"]
-    slots, chosen = None, None
+    slots, chosen, asked = None, None, None
     for event in feed:
         kind = event["type"]
         if kind == "dealt":
             mine = event["hands"][me]
-            slots = [None] * len(mine["hidden"]) + [[] for _ in range(mine["open"])]
+            slots = [None] * len(mine["hidden"]) + [_slot() for _ in range(mine["open"])]
         elif slots is None:
             continue
+        elif kind == "asked":
+            asked = event if event["seat"] == me and event["claim"] else None
         elif kind == "informed" and event["target"] == me:
-            for position, nots in enumerate(slots):
-                if nots is not None and position not in event["cards"]:
-                    nots.append(event["clue"])
+            for position, slot in enumerate(slots):
+                if slot is not None and position not in event["cards"]:
+                    slot["not"].append(event["clue"])
+            if asked is not None and _answered_otherwise(asked["claim"], event["clue"]):
+                slots[asked["card"]]["claimed"].append(asked["claim"])
+            asked = None
         elif kind == "card_chosen" and event["seat"] == me:
             chosen = event["card"]
         elif kind == "duel_revealed" and me in (event["attacker"], event["rival"]):
@@ -108,9 +124,9 @@ def not_told(view, feed):
         elif kind == "cards_drawn" and event["seat"] == me:
             count = event["cards"] if event["open"] else len(event["cards"])
             if event["open"]:
-                slots += [[] for _ in range(count)]
+                slots += [_slot() for _ in range(count)]
             else:
-                hidden = sum(1 for nots in slots if nots is None)
+                hidden = sum(1 for slot in slots if slot is None)
                 slots[hidden:hidden] = [None] * count
     hand = view["state"]["hands"][me]
     if slots is None or [s is None for s in slots] != [not card["open"] for card in hand]:
@@ -118,7 +134,25 @@ def not_told(view, feed):
     return slots
 
 
-def beliefs(state, me, pool, nots=None):
+def _answered_otherwise(claim, clue):
+    """Whether a claim's answer was about the other dimension (not "special")."""
+    return "special" not in clue and not set(clue) & set(claim)
+
+
+def chances(spell, count, told, slot):
+    """How likely the open card is `spell`, of which `count` are unseen, for a seat that
+    heard `slot` of it: 0 when it cannot be; more when a claim of it was answered in the
+    other dimension, CLAIM_ODDS times for each such claim."""
+    if not fits(spell, told, slot["not"] if slot else ()):
+        return 0
+    if slot:
+        for claim in slot["claimed"]:
+            if matches(spell, claim):
+                count *= CLAIM_ODDS
+    return count
+
+
+def beliefs(state, me, pool, slots=None):
     """Per position of the seat's hand, {spell: probability}: a hidden card is certain, an
     open one is any unseen spell that fits what the seat knows of it."""
     result = []
@@ -126,12 +160,12 @@ def beliefs(state, me, pool, nots=None):
         if card["spell"] is not None:
             result.append({card["spell"]: 1.0})
             continue
-        excluded = nots[position] if nots else ()
-        weights = {s: n for s, n in pool.items() if n > 0 and fits(s, card["told"], excluded)}
-        if not weights:  # what we remember disagrees with the view: trust `told` alone
-            weights = {s: n for s, n in pool.items() if n > 0 and fits(s, card["told"])}
+        slot = slots[position] if slots else None
+        weights = {s: chances(s, n, card["told"], slot) for s, n in pool.items() if n > 0}
+        if not any(weights.values()):  # the feed disagrees with the view: trust `told`
+            weights = {s: chances(s, n, card["told"], None) for s, n in pool.items() if n > 0}
         total = sum(weights.values()) or 1
-        result.append({s: n / total for s, n in weights.items()})
+        result.append({s: n / total for s, n in weights.items() if n})
     return result
 
 
@@ -214,7 +248,7 @@ def greedy(view, feed, rng):
     if kinds == {"inform"}:
         return _inform(state, legal)
     pool = unseen(state, me)
-    mine = beliefs(state, me, pool, not_told(view, feed))
+    mine = beliefs(state, me, pool, heard(view, feed))
     if kinds == {"choose"}:
         return _choose(state, me, legal, pool, mine)
     return _turn(state, me, legal, pool, mine)
@@ -321,8 +355,7 @@ def sample(view, feed, rng):
     duel card picked at random from its hand."""
     state, me = view["state"], view["seat"]
     pool = unseen(state, me)
-    nots = not_told(view, feed)
-    mine = _deal_open_cards(state["hands"][me], pool, nots, rng)
+    mine = _deal_open_cards(state["hands"][me], pool, heard(view, feed), rng)
     if mine is None:
         mine = _deal_open_cards(state["hands"][me], pool, None, rng)
     rest = list((pool - Counter(mine.values())).elements())
@@ -355,25 +388,26 @@ def sample(view, feed, rng):
     }
 
 
-def _deal_open_cards(hand, pool, nots, rng):
+def _deal_open_cards(hand, pool, slots, rng):
     """{position: spell} for the seat's own open cards, each fitting what the seat knows
     (a backtracking draw, most constrained card first); None when nothing fits."""
-    slots = [i for i, card in enumerate(hand) if card["spell"] is None]
 
-    def choices(position):
-        excluded = nots[position] if nots else ()
-        return [s for s in pool if fits(s, hand[position]["told"], excluded)]
+    def ticket_count(position, spell, count):
+        return chances(spell, count, hand[position]["told"], slots[position] if slots else None)
 
-    slots.sort(key=lambda i: len(choices(i)))
+    positions = [i for i, card in enumerate(hand) if card["spell"] is None]
+    positions.sort(key=lambda i: sum(1 for s, n in pool.items() if ticket_count(i, s, n)))
     left = Counter(pool)
     dealt = {}
 
     def deal(index):
-        if index == len(slots):
+        if index == len(positions):
             return True
-        position = slots[index]
-        bag = [s for s in left.elements() if fits(s, hand[position]["told"], _nots(nots, position))]
-        rng.shuffle(bag)  # each copy counts: a likelier spell comes up first more often
+        position = positions[index]
+        bag = []  # a spell's tickets: its unseen copies, more for a claim that held up
+        for spell, count in left.items():
+            bag += [spell] * ticket_count(position, spell, count)
+        rng.shuffle(bag)  # a spell with more tickets comes up first more often
         for spell in dict.fromkeys(bag):
             left[spell] -= 1
             dealt[position] = spell
@@ -383,10 +417,6 @@ def _deal_open_cards(hand, pool, nots, rng):
         return False
 
     return dealt if deal(0) else None
-
-
-def _nots(nots, position):
-    return nots[position] if nots else ()
 
 
 def _duel_state(duel, me, hands, rng):
