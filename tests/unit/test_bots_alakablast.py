@@ -163,6 +163,16 @@ def test_a_rivals_chosen_duel_card_is_drawn_never_read():
         (1, {"type": "choose", "card": 0}),
     )
     view = _view(state, 0)
+    # Had the rival chosen another card, seat 0 would see the same and sample the same.
+    other = after(
+        started(2, [(["W1", "W2"], ["F3", "W3", "S7"]), (["P1", "P2"], ["P3", "P4", "P5"])]),
+        (0, {"type": "duel", "rival": 1, "kind": "power", "card": 2, "dimension": "element"}),
+        (1, {"type": "choose", "card": 3}),
+    )
+    assert _view(other, 0) == view
+    assert bot.sample(_view(other, 0), [], random.Random(7)) == bot.sample(
+        view, [], random.Random(7)
+    )
     picks = {bot.sample(view, [], random.Random(k))["duel"]["chosen"]["rival"] for k in range(40)}
     assert picks == set(range(5))  # any card of the rival's hand, the real one no likelier
     # Seat 0's own choice is its own to know: nothing chosen yet stays nothing.
