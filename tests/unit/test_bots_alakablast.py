@@ -8,6 +8,7 @@ import pytest
 
 import shared.games.alakablast as game
 from shared.bots.games import alakablast as bot
+from shared.bots.games.alakablast import beliefs
 from tests.unit.test_alakablast_helpers import after, started
 from tests.unit.test_bots_alien import positions, seat_feed, seat_view
 
@@ -105,7 +106,7 @@ def test_what_the_feed_said_of_the_own_open_cards_is_true_and_kept():
         for tbl, log in positions("alakablast", 2, seed, random_policy, max_steps=80):
             for seat in table_seats(tbl):
                 view, feed = seat_view(tbl, len(log), seat), seat_feed(tbl, log, seat)
-                slots = bot.heard(view, feed)
+                slots = beliefs.heard(view, feed)
                 assert slots is not None
                 hand = tbl["rules"]["hands"][seat]
                 sampled = bot.sample(view, feed, random.Random(seed))
@@ -132,11 +133,11 @@ def test_a_claim_answered_in_the_other_dimension_makes_its_value_likelier():
     view = _view(state, 0)
     assert view["state"]["hands"][0][2]["told"] == {"element": None, "power": 3, "special": False}
     feed = [game.redact(e, 0) for e in _deal(state)] + events
-    slots = bot.heard(view, feed)
+    slots = beliefs.heard(view, feed)
     assert slots[2]["claimed"] == [{"element": "F"}]
-    pool = bot.unseen(view["state"], 0)
-    without = bot.beliefs(view["state"], 0, pool)[2]
-    with_claim = bot.beliefs(view["state"], 0, pool, slots)[2]
+    pool = beliefs.unseen(view["state"], 0)
+    without = beliefs.beliefs(view["state"], 0, pool)[2]
+    with_claim = beliefs.beliefs(view["state"], 0, pool, slots)[2]
     assert with_claim["F3"] > without["F3"] and with_claim["P3"] < without["P3"]
     assert set(with_claim) == set(without)  # likelier, never certain: the claim may be wrong
     draws = [bot.sample(view, feed, random.Random(k))["hands"][0][2]["spell"] for k in range(400)]

@@ -8,6 +8,7 @@ import pytest
 
 from shared import table
 from shared.bots.games import alien as bot
+from shared.bots.games.alien import sampling
 from shared.games import alien
 from shared.games.alien.scenarios import started
 
@@ -220,7 +221,7 @@ def test_what_the_feed_shows_is_true_and_the_sample_keeps_it():
             rules = tbl["rules"]
             for seat in range(3):
                 view, feed = seat_view(tbl, len(log), seat), seat_feed(tbl, log, seat)
-                memory = bot._memory(view, feed)
+                memory = sampling.memory_of(view, feed)
                 assert memory is not None
                 assert memory.played == rules["played"]
                 assert memory.hunters == rules["hunters"]
