@@ -130,3 +130,26 @@ def test_the_cyclic_collector_waits_during_a_search_and_comes_back_after(case, m
         ismcts.search(view, feed, random.Random(4), think_ms=30, clock=TickClock())
         assert during and not any(during)
         assert gc.isenabled()
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_greedys_choice_stands_unless_another_command_beats_it_on_the_same_worlds(
+    case, monkeypatch
+):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        greedy = case.module().greedy(view, feed, random.Random(8))
+        target = next(c for c in view["legal"] if c != greedy)
+        monkeypatch.setattr(ismcts, "WIDENING", 100.0)  # every command from the first world
+        worlds = []
+
+        def play_out(search, world, command):
+            worlds.append(id(world))
+            return 1.0 if command == target else 0.5
+
+        monkeypatch.setattr(ismcts.Search, "play_out", play_out)
+        chosen = ismcts.search(view, feed, random.Random(8), think_ms=50, clock=TickClock())
+        assert chosen == target and len(set(worlds)) >= ismcts.MIN_WORLDS
+        # Every command tied with greedy's: greedy's choice stands.
+        monkeypatch.setattr(ismcts.Search, "play_out", lambda search, world, command: 0.5)
+        assert ismcts.search(view, feed, random.Random(8), 50, clock=TickClock()) == greedy
