@@ -52,6 +52,7 @@ MIN_THINK_MS, MAX_THINK_MS = 20, 5000  # what a seat may ask for
 SEARCH_SHARE = 0.85  # of the budget: the rest is slack for the last step and the answer
 WIDENING = 2.0  # after n worlds, 1 + WIDENING * sqrt(n) candidates are played out
 MIN_WORLDS = 2  # worlds a candidate must have been compared on to replace greedy's
+CONFIDENCE = 0.0  # standard errors its mean gain must be above zero
 SCORE_WEIGHT = 0.1  # share of the reward from the score's rank among the seats
 DEFAULT_CLOCK = time.perf_counter  # tests put a fake clock here to search deterministically
 MAX_STEPS = 5000  # a play-out longer than this (a bug) counts as a fair share
@@ -75,7 +76,7 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     others = [c for c in legal if _key(c) != _key(favourite)]
     rng.shuffle(others)
     candidates = [favourite, *others]
-    gains = {}  # key -> [sum of (reward - favourite's) over common worlds, worlds, command]
+    gains = {}  # key -> [command, its reward minus greedy's choice's, world by world]
     # The play-outs make no reference cycles; a full collection of the process's heap
     # in the middle of a search (tens of ms in a big process) would make it late, so
     # the cyclic collector waits until the answer is ready.
@@ -94,19 +95,29 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
                 search.rng = random.Random(luck)
                 rewards.append(search.play_out(world, command))
             for command, reward in zip(candidates[1:width], rewards[1:], strict=True):
-                gain = gains.setdefault(_key(command), [0.0, 0, command])
-                gain[0] += reward - rewards[0]
-                gain[1] += 1
+                gains.setdefault(_key(command), [command, []])[1].append(reward - rewards[0])
     except OutOfTime:
         pass
     finally:
         search.rng = rng
         if collecting:
             gc.enable()
+    return _best(favourite, gains.values())
+
+
+def _best(favourite, gains):
+    """The command whose mean gain over greedy's choice is the largest, if it is above
+    CONFIDENCE standard errors of that mean (and measured on MIN_WORLDS worlds at
+    least); else greedy's choice."""
     best, margin = favourite, 0.0
-    for total, count, command in gains.values():
-        if count >= MIN_WORLDS and total / count > margin:
-            best, margin = command, total / count
+    for command, diffs in gains:
+        n = len(diffs)
+        if n < MIN_WORLDS:
+            continue
+        mean = sum(diffs) / n
+        error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
+        if mean > margin and mean > CONFIDENCE * error:
+            best, margin = command, mean
     return best
 
 
