@@ -67,11 +67,12 @@ def create_app(deps=None, *, spec_only=False):
     api.ma_plugin.converter.add_attribute_function(fields.anyof2properties)
     api.ma_plugin.converter.add_attribute_function(fields.seed2properties)
 
-    from services.api import lobby, play, stream
+    from services.api import lobby, play, stream, webhooks
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
+    api.register_blueprint(webhooks.blp)
     app.register_error_handler(ApiError, errors.handle_api_error)
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)
