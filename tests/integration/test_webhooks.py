@@ -15,7 +15,8 @@ from rq.serializers import JSONSerializer
 from services import deps as deps_module
 from services.api import create_app
 from services.webhooks import __main__ as webhooks_cli
-from services.webhooks import dead_letters
+from services.webhooks import dead_letters, delivery
+from services.webhooks.settings import Settings
 from shared import table, webhooks
 from shared.replay import table_at
 from tests.integration.conftest import build_deps
@@ -428,3 +429,51 @@ def test_a_duplicate_delivery_job_sends_nothing(hook_env, deps, client, projecto
     assert deps.webhook_queue.count == len(sent)
     deliver_all(deps)
     assert receiver.acknowledged() == sent
+
+
+def test_a_receiver_that_drips_its_answer_is_cut_off_when_the_attempts_time_is_up(hook_env):
+    """The limit is for the whole attempt, not for each read."""
+
+    class Drip(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            try:
+                self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+                for _ in range(40):  # a header byte every 0.1 s: each read is quick
+                    self.wfile.write(b"X")
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                pass
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Drip)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        started = time.monotonic()
+        outcome = delivery.post(
+            f"http://127.0.0.1:{server.server_address[1]}/hook",
+            b"{}",
+            {"Content-Type": "application/json"},
+            Settings(allow_http=True, allow_private=True, timeout_seconds=0.5),
+        )
+        elapsed = time.monotonic() - started
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert not outcome.delivered and outcome.retry and "timed out" in outcome.detail
+    assert elapsed < 1.5
+
+
+def test_https_is_tls_to_the_checked_address_and_a_failed_handshake_is_retried(hook_env, receivers):
+    receiver = receivers()  # speaks plain HTTP: the TLS handshake fails
+    outcome = delivery.post(
+        f"https://127.0.0.1:{receiver.port}/hook",
+        b"{}",
+        {"Content-Type": "application/json"},
+        Settings(allow_private=True, timeout_seconds=2),
+    )
+    assert not outcome.delivered and outcome.retry and "SSL" in outcome.detail
+    assert receiver.requests == []

@@ -3,6 +3,7 @@ receive, the signature, and which URLs and addresses a webhook may reach."""
 
 import random
 import socket
+from pathlib import Path
 
 import pytest
 
@@ -267,3 +268,17 @@ def test_a_log_with_a_paused_webhook_replays_and_the_pause_changes_nothing():
     finished = table.fold(log)
     with pytest.raises(RuleError):
         table.webhook_paused(finished, None)  # a game that is over takes no more events
+
+
+def test_the_receiver_example_in_the_docs_verifies_what_the_server_signs():
+    text = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    example = {"__name__": "docs_example"}
+    exec(compile(code, "docs/webhooks.md", "exec"), example)
+    body = b'{"id":"g1:4:your_turn:0","kind":"your_turn"}'
+    now = 1_767_225_600
+    header = webhooks.sign("s3cret", body, now)
+    assert example["verify"]("s3cret", header, body, now=now + 5)
+    assert not example["verify"]("s3cret", header, body.replace(b"0", b"1"), now=now + 5)
+    assert not example["verify"]("wrong", header, body, now=now + 5)
+    assert not example["verify"]("s3cret", header, body, now=now + 600)
