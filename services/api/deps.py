@@ -15,10 +15,10 @@ def deps():
     return current_app.extensions["tablestream"]
 
 
-def json_response(body, status=200):
+def json_response(body, status=200, headers=None):
     """A JSON response from a value or from JSON bytes already stored."""
     raw = body if isinstance(body, bytes) else jsonutil.dumps(body)
-    return Response(raw, status, mimetype="application/json")
+    return Response(raw, status, headers=headers, mimetype="application/json")
 
 
 @contextmanager

@@ -28,6 +28,7 @@ BATCH = 200
 class EventStream(MethodView):
     @blp.doc(
         security=[{"seatToken": []}, {}],
+        operationId="streamEvents",
         parameters=[
             {"in": "header", "name": "Last-Event-ID", "required": False,
              "schema": {"type": "integer", "minimum": 0},

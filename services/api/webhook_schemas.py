@@ -81,20 +81,27 @@ _HEADERS = [
 ]
 
 
-def callbacks(url_expression):
-    """The OpenAPI callbacks of an operation that registers a webhook at the URL the
-    runtime expression names."""
-    operation = {
+def _operation(schema):
+    return {
         "summary": "A notification, POSTed by the server's worker",
         "description": "Any 2xx acknowledges it. Timeouts (5 s), connection errors, "
         "429 and 5xx are retried with exponential backoff and jitter (6 attempts in "
         "all by default); other answers, and the last failure, go to the operator's "
         "dead-letter list. Deliveries may come out of order after a retry.",
         "parameters": _HEADERS,
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": WebhookNotification}},
-        },
+        "requestBody": {"required": True, "content": {"application/json": {"schema": schema}}},
         "responses": {"2XX": {"description": "Received."}},
     }
-    return {"notification": {url_expression: {"post": operation}}}
+
+
+def callbacks(url_expression):
+    """The OpenAPI callbacks of an operation that registers a webhook at the URL the
+    runtime expression names."""
+    return {"notification": {url_expression: {"post": _operation(WebhookNotification)}}}
+
+
+def webhooks():
+    """OpenAPI 3.1's top-level webhooks (the schema is the callbacks' component)."""
+    return {
+        "notification": {"post": _operation({"$ref": "#/components/schemas/WebhookNotification"})}
+    }

@@ -20,6 +20,12 @@ from shared import webhooks
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/games", description="Webhooks")
 
 
+def document(spec):
+    """OpenAPI 3.1's top-level `webhooks`: the notification any registered URL receives
+    (the same as the callbacks of the operations that register one)."""
+    spec.options["webhooks"] = webhook_schemas.webhooks()
+
+
 def checked_url(url):
     """The URL when a webhook may call it; else the bad_webhook_url refusal."""
     settings = Settings.from_env()
@@ -58,9 +64,10 @@ def game_webhook(d, game_id, spec):
 class SeatWebhook(MethodView):
     @blp.arguments(webhook_schemas.WebhookSpec, error_status_code=400)
     @blp.response(201, webhook_schemas.WebhookRegistered)
-    @errors(blp, 400, 401, 403, 404)
+    @errors(blp, 400, 401, 403, 404, 413, 415)
     @blp.doc(
         security=[{"seatToken": []}],
+        operationId="registerSeatWebhook",
         callbacks=webhook_schemas.callbacks("{$request.body#/url}"),
     )
     def post(self, spec, game_id, seat):
@@ -78,7 +85,7 @@ class SeatWebhook(MethodView):
 
     @blp.response(204)
     @errors(blp, 401, 403, 404)
-    @blp.doc(security=[{"seatToken": []}])
+    @blp.doc(security=[{"seatToken": []}], operationId="removeSeatWebhook")
     def delete(self, game_id, seat):
         """Remove the seat's webhook (the seat's token); nothing more is sent to it."""
         d = deps()
