@@ -90,7 +90,12 @@ def _operation(schema):
         "dead-letter list. Deliveries may come out of order after a retry.",
         "parameters": _HEADERS,
         "requestBody": {"required": True, "content": {"application/json": {"schema": schema}}},
-        "responses": {"2XX": {"description": "Received."}},
+        # No bearer token: the receiver checks X-Tablestream-Signature instead.
+        "security": [],
+        "responses": {
+            "2XX": {"description": "Received."},
+            "4XX": {"description": "Refused (e.g. a bad signature): not retried, a dead letter."},
+        },
     }
 
 

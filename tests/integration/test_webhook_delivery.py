@@ -14,6 +14,7 @@ from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
 from services.api import create_app
+from services.api.games import CONTRACTS
 from services.webhooks import __main__ as webhooks_cli
 from services.webhooks import dead_letters, delivery
 from services.webhooks.settings import Settings
@@ -258,6 +259,8 @@ def test_a_dead_receiver_ends_in_the_dead_letters_is_paused_and_a_replay_deliver
             "at": events[-1]["at"],
         }
     ]
+    paused = events[-1]
+    assert CONTRACTS["alebrijes"].events["webhook_paused"]().validate(paused) == {}
     projector.project(game_id)
     random_move(client, game_id, tokens, random.Random(3))
     projector.project(game_id)
