@@ -15,6 +15,7 @@ from rq.serializers import JSONSerializer
 from services import deps as deps_module
 from services.api import create_app
 from services.api.games import CONTRACTS
+from services.api.webhook_schemas import WebhookNotification
 from services.webhooks import __main__ as webhooks_cli
 from services.webhooks import dead_letters, delivery
 from services.webhooks.settings import Settings
@@ -205,6 +206,7 @@ def test_a_receiver_gets_every_turn_of_a_whole_game_in_order_signed(
             "seat",
             "data",
         }
+    assert all(WebhookNotification().validate(b) == {} for b in bodies)  # as documented
     assert len(receiver.requests) == len(bodies)  # nothing failed, nothing retried
     assert_signed(receiver, secret)
 
