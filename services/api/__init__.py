@@ -121,9 +121,14 @@ DESCRIPTION = """\
 Hosts hidden-information card games (Alebrijes, Alien, Alakablast, Abluxxen)
 for your app.
 
-Open a table with `POST /v1/games`; each human seat gets a bearer token. Poll
-`GET /v1/games/{id}/view` with your token: it holds what your seat may see, who must
-act (`to_act`) and every command you may send now (`legal`), each ready to POST to
-`/v1/games/{id}/commands`. Every error is `application/problem+json` with a stable
-`code`. The rules as the server applies them: docs/rules/ in the repository.
+Open a table with `POST /v1/games`; each human seat gets a bearer token. Read
+`GET /v1/{game}/{game_id}/view` with your token: it holds what your seat may see, who
+must act (`to_act`) and every command you may send now (`legal`), each ready to POST to
+`/v1/{game}/{game_id}/commands`; the answer carries your view after the move. Each game
+has its own typed operations, so a generated client gets exact classes per game; the
+generic `/v1/games/{game_id}/...` routes answer the same, as unions told apart by `game`.
+
+Every POST takes an `Idempotency-Key` header for safe retries. Every error is
+`application/problem+json` with a stable `code`. The rules as the server applies them:
+docs/rules/ in the repository.
 """

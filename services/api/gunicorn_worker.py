@@ -2,6 +2,8 @@
 or headers over its limits, a malformed request) as application/problem+json with a
 stable code, like every other error of the API, instead of gunicorn's HTML page."""
 
+import socket
+
 from gunicorn.http import errors as http_errors
 from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
@@ -38,5 +40,17 @@ class ProblemWorker(GeventWorker):
         )
         try:
             write_nonblock(client, head.encode("latin1") + body)
+            _linger(client)
         except OSError:
             self.log.debug("could not send the error answer")
+
+
+def _linger(client, seconds=1.0, most=1 << 20):
+    """Read what is left of the refused request before the socket closes: closing with
+    unread bytes makes the kernel reset the connection, and the client may lose the
+    answer it was just sent."""
+    client.shutdown(socket.SHUT_WR)
+    client.settimeout(seconds)
+    read = 0
+    while read < most and (chunk := client.recv(65536)):
+        read += len(chunk)

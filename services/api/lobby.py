@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from services.api import schemas, webhook_schemas
 from services.api.auth import holder_of, seat_token_for
-from services.api.deps import deps, errors, json_response, refused
+from services.api.deps import POSTED, deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.webhooks import game_webhook
 from services.game.service import new_game_id
@@ -45,7 +45,7 @@ class Games(MethodView):
 
     @blp.arguments(schemas.CreateGame, error_status_code=400, example=CREATE_EXAMPLE)
     @blp.response(201, schemas.Created)
-    @errors(blp, 400, 413, 415)
+    @errors(blp, *POSTED)
     @blp.doc(operationId="createGame", security=PUBLIC)
     @blp.doc(callbacks=webhook_schemas.callbacks("{$request.body#/options/webhook/url}"))
     def post(self, body):
@@ -81,7 +81,7 @@ class Game(MethodView):
 class Seat(MethodView):
     @blp.arguments(schemas.ClaimSeat, error_status_code=400, example={"name": "bea"})
     @blp.response(200, schemas.Claimed)
-    @errors(blp, 400, 404, 409, 415)
+    @errors(blp, 404, *POSTED)
     @blp.doc(operationId="claimSeat", security=PUBLIC)
     def post(self, body, game_id, seat):
         """Claim an open seat: returns its bearer token."""
@@ -93,7 +93,7 @@ class Seat(MethodView):
 @blp.route("/<game_id>/cancel")
 class Cancel(MethodView):
     @blp.response(200, schemas.Changed)
-    @errors(blp, 401, 403, 404, 409)
+    @errors(blp, 401, 403, 404, *POSTED)
     @blp.doc(security=[{"seatToken": []}], operationId="cancelGame")
     def post(self, game_id):
         """Cancel a game still waiting for players (the creator's token)."""
@@ -108,7 +108,7 @@ class Cancel(MethodView):
 @blp.route("/<game_id>/seats/<int:seat>/resign")
 class Resign(MethodView):
     @blp.response(200, schemas.Changed)
-    @errors(blp, 401, 403, 404, 409)
+    @errors(blp, 401, 403, 404, *POSTED)
     @blp.doc(security=[{"seatToken": []}], operationId="resignSeat")
     def post(self, game_id, seat):
         """Leave the game: a bot plays the seat to the end (the seat's token)."""
@@ -118,7 +118,7 @@ class Resign(MethodView):
 @blp.route("/<game_id>/seats/<int:seat>/return")
 class Return(MethodView):
     @blp.response(200, schemas.Changed)
-    @errors(blp, 401, 403, 404, 409)
+    @errors(blp, 401, 403, 404, *POSTED)
     @blp.doc(security=[{"seatToken": []}], operationId="returnSeat")
     def post(self, game_id, seat):
         """Take the seat back from the bot that played it after timeouts (the seat's

@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from services.api import webhook_schemas
 from services.api.auth import seat_token_for
-from services.api.deps import deps, errors, json_response, refused
+from services.api.deps import POSTED, deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.webhooks import urls
 from services.webhooks.settings import Settings
@@ -64,7 +64,7 @@ def game_webhook(d, game_id, spec):
 class SeatWebhook(MethodView):
     @blp.arguments(webhook_schemas.WebhookSpec, error_status_code=400)
     @blp.response(201, webhook_schemas.WebhookRegistered)
-    @errors(blp, 400, 401, 403, 404, 413, 415)
+    @errors(blp, 401, 403, 404, *POSTED)
     @blp.doc(
         security=[{"seatToken": []}],
         operationId="registerSeatWebhook",
