@@ -18,6 +18,7 @@ from services.api.games import CONTRACTS
 from services.api.webhook_schemas import WebhookNotification
 from services.webhooks import __main__ as webhooks_cli
 from services.webhooks import dead_letters, delivery
+from services.webhooks.notifier import Notifier
 from services.webhooks.settings import Settings
 from shared import table, webhooks
 from shared.replay import table_at
@@ -441,3 +442,16 @@ def test_https_is_tls_to_the_checked_address_and_a_failed_handshake_is_retried(h
     )
     assert not outcome.delivered and outcome.retry and "SSL" in outcome.detail
     assert receiver.requests == []
+
+
+def test_notifications_of_events_older_than_an_hour_are_not_sent(hook_env, deps, client):
+    created = create(
+        client, [{"name": "ana"}, {"name": "bo"}], webhook={"url": "http://127.0.0.1:9/"}
+    )
+    records = deps.store.read(created["id"])
+    later = records[-1].at / 1000 + Settings().max_age_seconds + 1
+    late = Notifier(deps.redis, deps.keys, deps.webhook_queue, clock=lambda: later)
+    assert late.notify(created["id"], None, records) == 0
+    assert deps.webhook_queue.count == 0
+    assert deps.notifier.notify(created["id"], None, records) == 2  # started, a turn
+    assert deps.webhook_queue.count == 2
