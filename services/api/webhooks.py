@@ -37,10 +37,9 @@ def checked_url(url):
 
 
 def _register(d, game_id, subscriber, spec):
-    secret = Subscriptions(d.redis, d.keys).register(
-        game_id, subscriber, spec["url"], spec["events"]
-    )
-    return {"url": spec["url"], "events": spec["events"], "secret": secret}
+    events = list(dict.fromkeys(spec["events"]))  # each kind once
+    secret = Subscriptions(d.redis, d.keys).register(game_id, subscriber, spec["url"], events)
+    return {"url": spec["url"], "events": events, "secret": secret}
 
 
 @contextmanager
