@@ -1,6 +1,7 @@
 """Webhooks: a seat's holder registers or removes the seat's webhook; the game's own
-webhook comes with the game (options.webhook, see lobby.py). The API only stores
-subscriptions, after checking the URL: the worker delivers."""
+webhook comes with the game (options.webhook, see lobby.py) or from the creator's
+token later. The API only stores subscriptions, after checking the URL: the worker
+delivers."""
 
 from contextlib import contextmanager
 
@@ -9,13 +10,13 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import webhook_schemas
-from services.api.auth import seat_token_for
+from services.api.auth import holder_of, seat_token_for
 from services.api.deps import POSTED, deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.webhooks import urls
 from services.webhooks.settings import Settings
 from services.webhooks.subscriptions import Subscriptions
-from shared import webhooks
+from shared import tokens, webhooks
 
 blp = Blueprint("webhooks", __name__, url_prefix="/v1/games", description="Webhooks")
 
@@ -91,3 +92,40 @@ class SeatWebhook(MethodView):
         seat_token_for(game_id, seat, d.service.secret)
         Subscriptions(d.redis, d.keys).remove(game_id, webhooks.seat_subscriber(seat))
         return Response(status=204)
+
+
+@blp.route("/<game_id>/webhook")
+class GameWebhook(MethodView):
+    @blp.arguments(webhook_schemas.WebhookSpec, error_status_code=400)
+    @blp.response(201, webhook_schemas.WebhookRegistered)
+    @errors(blp, 401, 403, 404, *POSTED)
+    @blp.doc(
+        security=[{"seatToken": []}],
+        operationId="registerGameWebhook",
+        callbacks=webhook_schemas.callbacks("{$request.body#/url}"),
+    )
+    def post(self, spec, game_id):
+        """Register (or replace, or resume once paused) the game's webhook (the
+        creator's token): notifications of what a spectator may see. The answer holds
+        the secret that signs them, shown only this once."""
+        d = deps()
+        _creator(d, game_id)
+        with refused():
+            d.service.load(game_id)
+        checked_url(spec["url"])
+        return json_response(_register(d, game_id, webhooks.GAME, spec), 201)
+
+    @blp.response(204)
+    @errors(blp, 401, 403, 404)
+    @blp.doc(security=[{"seatToken": []}], operationId="removeGameWebhook")
+    def delete(self, game_id):
+        """Remove the game's webhook (the creator's token)."""
+        d = deps()
+        _creator(d, game_id)
+        Subscriptions(d.redis, d.keys).remove(game_id, webhooks.GAME)
+        return Response(status=204)
+
+
+def _creator(d, game_id):
+    if holder_of(game_id, d.service.secret, required=True) != tokens.CREATOR:
+        raise ApiError("forbidden", "only the creator's token holds the game's webhook")

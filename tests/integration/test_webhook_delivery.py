@@ -455,3 +455,35 @@ def test_notifications_of_events_older_than_an_hour_are_not_sent(hook_env, deps,
     assert deps.webhook_queue.count == 0
     assert deps.notifier.notify(created["id"], None, records) == 2  # started, a turn
     assert deps.webhook_queue.count == 2
+
+
+def test_the_creator_replaces_a_paused_game_webhook_and_removes_it(
+    hook_env, deps, client, projector, receivers
+):
+    hook_env.setenv("WEBHOOK_ATTEMPTS", "1")
+    hook_env.setenv("WEBHOOK_PAUSE_AFTER", "1")
+    dead = receivers(answer=lambda body, seen: 410)
+    created = create(client, [{"name": "ana"}, {"name": "bo"}], webhook={"url": dead.url})
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    projector.project(game_id)
+    deliver_all(deps)
+    assert len(dead.requests) == 1  # a 410 is not retried; the first dead letter pauses
+    path, alive = f"/v1/games/{game_id}/webhook", receivers()
+    spec = {"url": alive.url, "events": ["your_turn"]}
+    assert client.post(path, json=spec).status_code == 401
+    assert client.post(path, json=spec, headers=bearer(tokens[0])).status_code == 403
+    answer = client.post(path, json=spec, headers=bearer(created["creator_token"]))
+    assert answer.status_code == 201 and answer.json["secret"] != created["webhook"]["secret"]
+    projector.project(game_id)  # the webhook_paused event
+    rng = random.Random(7)
+    random_move(client, game_id, tokens, rng)
+    projector.project(game_id)
+    deliver_all(deps)
+    assert [b["kind"] for b in alive.acknowledged()] == ["your_turn"]
+    assert_signed(alive, answer.json["secret"])
+    assert client.delete(path, headers=bearer(tokens[0])).status_code == 403
+    assert client.delete(path, headers=bearer(created["creator_token"])).status_code == 204
+    random_move(client, game_id, tokens, rng)
+    projector.project(game_id)
+    deliver_all(deps)
+    assert len(alive.requests) == 1 and len(dead.requests) == 1
