@@ -8,6 +8,7 @@ for a duplicate); a replayed delivery that fails again becomes a new dead letter
 
 import time
 
+from services.webhooks.schedule import enqueue
 from services.webhooks.settings import DEAD_LETTERS_KEPT
 from services.webhooks.subscriptions import Subscriptions
 from shared import jsonutil
@@ -30,8 +31,6 @@ def read(redis, keys, limit=100):
 def replay(redis, keys, queue, limit=100):
     """Take up to `limit` dead letters (oldest first) off the list and enqueue each
     delivery again. Returns the letters replayed."""
-    from services.webhooks import jobs  # jobs writes dead letters: import it late
-
     replayed = []
     for raw in reversed(redis.lrange(keys.webhook_dead_letters, -limit, -1)):
         if not redis.lrem(keys.webhook_dead_letters, 1, raw):
@@ -39,6 +38,6 @@ def replay(redis, keys, queue, limit=100):
         letter = jsonutil.loads(raw)
         game_id, subscriber = letter["game_id"], letter["subscriber"]
         Subscriptions(redis, keys).resume(game_id, subscriber)
-        jobs.enqueue(queue, game_id, subscriber, letter["body"], letter["nonce"])
+        enqueue(queue, game_id, subscriber, letter["body"], letter["nonce"])
         replayed.append(letter)
     return replayed

@@ -13,10 +13,10 @@ the dead-letter list, and `pause_after` dead letters in a row pause the subscrib
 import logging
 import random
 import time
-from datetime import timedelta
 
 from services import deps as deps_module
 from services.webhooks import dead_letters, delivery
+from services.webhooks.schedule import enqueue
 from services.webhooks.settings import DEDUPE_SECONDS, Settings
 from services.webhooks.subscriptions import Subscriptions
 from shared import jsonutil, webhooks
@@ -25,26 +25,7 @@ from shared.games.base import RuleError
 log = logging.getLogger(__name__)
 
 DELIVERED = b"delivered"
-KEEP_RESULT = 60  # seconds
-KEEP_FAILURE = 24 * 3600
 USER_AGENT = "tablestream-webhooks/1"
-
-
-def job_id(nonce, attempt):
-    return f"webhook-{nonce}-{attempt}"
-
-
-def enqueue(queue, game_id, subscriber, body, nonce, attempt=1, delay=None):
-    """Put one delivery attempt on the webhooks queue, now or after `delay` seconds."""
-    args = (game_id, subscriber, body, nonce, attempt)
-    options = {
-        "job_id": job_id(nonce, attempt),
-        "result_ttl": KEEP_RESULT,
-        "failure_ttl": KEEP_FAILURE,
-    }
-    if delay is None:
-        return queue.enqueue(deliver, *args, **options)
-    return queue.enqueue_in(timedelta(seconds=delay), deliver, *args, **options)
 
 
 def backoff(attempt, settings, rng=random):

@@ -10,7 +10,7 @@ import logging
 import secrets
 import time
 
-from services.webhooks import jobs
+from services.webhooks.schedule import enqueue
 from services.webhooks.settings import Settings
 from services.webhooks.subscriptions import Subscriptions
 from shared import webhooks
@@ -51,6 +51,6 @@ class Notifier:
                 if body is None or note["kind"] not in hook["events"]:
                     continue
                 nonce = secrets.token_hex(8)
-                jobs.enqueue(self.queue, game_id, subscriber, body, nonce)
+                enqueue(self.queue, game_id, subscriber, body, nonce)
                 enqueued += 1
         return enqueued
