@@ -47,8 +47,10 @@ class Notifier:
             if at[note["version"]] < oldest:
                 continue
             for subscriber, hook in hooks.items():
+                if note["kind"] not in hook["events"]:
+                    continue
                 body = webhooks.for_subscriber(note, subscriber, current)
-                if body is None or note["kind"] not in hook["events"]:
+                if body is None:
                     continue
                 nonce = secrets.token_hex(8)
                 enqueue(self.queue, game_id, subscriber, body, nonce)
