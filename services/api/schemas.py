@@ -161,8 +161,23 @@ class Summary(Schema):
     seats = fields.List(fields.Nested(PublicSeat), required=True)
     options = fields.Dict(required=True, metadata={"description": "The game's options in force."})
     custom_deck = fields.Boolean(required=True)
-    seed_sha256 = fields.String(required=True)
+    dealt_by_creator = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The creator chose the seed or the deck, so knows every hand "
+            "dealt: think twice before claiming a seat."
+        },
+    )
+    seed_sha256 = fields.String(
+        required=True,
+        metadata={"description": "sha256 of seed_salt + seed, published from the start."},
+    )
     seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
+    seed_salt = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Once finished: the salt drawn by the server for seed_sha256."},
+    )
     result = fields.Nested(Result, allow_none=True, required=True)
 
 

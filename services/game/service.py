@@ -28,12 +28,11 @@ class GameService:
 
     def create(self, game, seats, options):
         """Open a table. Returns its id, version and the human seats' tokens."""
-        options = dict(options)
-        if options.get("seed") is None:
-            options["seed"] = secrets.token_hex(16)  # drawn from the OS; its hash is public
-        options["seed"] = str(options["seed"])
         game_id = secrets.token_hex(6)
-        events = table.create(game_id, game, seats, options, options["seed"])
+        # Drawn from the OS: the seed (unless the creator chose one) and the salt that
+        # keeps its public hash from giving a small chosen seed away.
+        seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+        events = table.create(game_id, game, seats, options, seed, salt)
         at = self._now_ms()
         version = self.store.append(game_id, 0, events, at)
         created = table.fold((e, at) for e in events)

@@ -21,7 +21,12 @@ def finished_log(game, options, seats=3, seed="fair", snapshots=None):
     """A whole game of seeded random legal moves, as the events endpoint returns it.
     `snapshots`, when given, receives the table after each command, by version."""
     events = table.create(
-        "g1", game, [{"name": f"p{i}"} for i in range(seats)], {"seed": seed, **options}, seed
+        "g1",
+        game,
+        [{"name": f"p{i}"} for i in range(seats)],
+        {"seed": seed, **options},
+        seed,
+        "salt",
     )
     current = table.fold((e, 1000 + v) for v, e in enumerate(events, start=1))
     rng = random.Random(seed)
@@ -96,6 +101,7 @@ def test_timeouts_takeovers_and_the_tables_timers_are_decided_again_too():
         [{"name": "a"}, {"name": "b"}, {"bot": "random"}],
         {"seed": "t", "deck": deck, "zombie_after": 1},
         "t",
+        "salt",
     )
     current = table.fold(events)
     for decide in (
