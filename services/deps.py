@@ -31,9 +31,10 @@ class Deps:
 
     def projector(self, consumer=None):
         """A projector that schedules bot moves and timers on this deployment's queue."""
-        from services.projector import Projector
+        from services.projector.projector import Expiry, Projector
 
-        return Projector(self.store, self.scheduler, consumer)
+        expiry = Expiry(self.config.waiting_expires_after, self.config.idle_expires_after)
+        return Projector(self.store, self.scheduler, consumer, expiry)
 
 
 def token_secret(config, client, keys):

@@ -66,8 +66,8 @@ def _decide_again(events):
 
 def _decision(current, event):
     """The events the table decides at the point where `event` stands: every decision
-    (a claimed seat, a command, a timeout, a timer, resigning, returning, cancelling)
-    is logged by its first event. None when `event` cannot begin one."""
+    (a claimed seat, a command, a timeout, a timer, resigning, returning, cancelling,
+    expiring) is logged by its first event. None when `event` cannot begin one."""
     kind = event["type"]
     if kind == table.STARTED and current["status"] == "waiting":
         return table.opening(current)
@@ -85,4 +85,6 @@ def _decision(current, event):
         return table.return_seat(current, event["seat"])
     if kind == table.CANCELLED:
         return table.cancel(current)
+    if kind == table.EXPIRED:
+        return table.expire(current, event["reason"])
     return None

@@ -20,6 +20,9 @@ REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
 TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned"
 CANCELLED, COMMANDED, FIRED = "game_cancelled", "commanded", "timer_fired"
+EXPIRED = "game_expired"
+# Why an abandoned game expired: waiting with no seat claimed, or active with nobody acting.
+EXPIRY_REASONS = {"waiting": "no_players", "active": "idle"}
 LIFECYCLE = (
     CREATED,
     CLAIMED,
@@ -31,6 +34,7 @@ LIFECYCLE = (
     CANCELLED,
     COMMANDED,
     FIRED,
+    EXPIRED,
 )
 
 
@@ -135,6 +139,15 @@ def cancel(table):
     if table["status"] != "waiting":
         raise RuleError("game_not_waiting", "only a game waiting for players can be cancelled")
     return [{"type": CANCELLED}]
+
+
+def expire(table, reason):
+    """An abandoned game is called off (status cancelled): `no_players` for a game that
+    waited too long for its seats, `idle` for an active one where nobody acted for too
+    long. How long is the server's policy; the event says which applied."""
+    if EXPIRY_REASONS.get(table["status"]) != reason:
+        raise RuleError("game_not_active", f"a {table['status']} game cannot expire as {reason}")
+    return [{"type": EXPIRED, "reason": reason}]
 
 
 def _check_seat(table, seat):
@@ -317,7 +330,7 @@ def evolve(table, event, at=None):
         pass  # a record of what was decided on; the events that follow change the table
     elif kind == ENDED:
         table = {**table, "status": "finished", "result": event["result"]}
-    elif kind == CANCELLED:
+    elif kind in (CANCELLED, EXPIRED):
         table = {**table, "status": "cancelled"}
     elif kind == TIMED_OUT:
         table = _with_timeouts(table, event["seat"], table["timeouts"][event["seat"]] + 1)

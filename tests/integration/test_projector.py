@@ -34,6 +34,8 @@ def all_read_models(deps):
             found[key] = deps.redis.get(key)
         elif kind == b"hash":
             found[key] = deps.redis.hgetall(key)
+        elif key == deps.keys.live.encode():  # scored by when the sweep next looks
+            found[key] = set(deps.redis.zrange(key, 0, -1))
         elif kind == b"zset":
             found[key] = deps.redis.zrange(key, 0, -1)
         elif kind == b"set":
