@@ -10,6 +10,8 @@ from pathlib import Path
 
 import psutil
 
+from services import embedded_redis
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -71,3 +73,47 @@ def wait_for(condition, timeout, every=0.05):
         assert time.monotonic() - start_time < timeout, "timed out waiting"
         time.sleep(every)
     return time.monotonic() - start_time
+
+
+class Stack:
+    """Redis, a projector and workers as real processes, and a supervisor's duty:
+    `revive()` restarts any of them that has exited, as a process runner would."""
+
+    def __init__(self, directory, keys, workers=2):
+        self.directory = Path(directory)
+        self.keys = keys
+        (self.directory / "redis").mkdir(parents=True, exist_ok=True)
+        self.redis, self.url = embedded_redis.start(self.directory / "redis")
+        self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
+        self.env = service_env(self.url, keys)
+        self.log = self.directory / "services.log"
+        self.projector = start("projector", self.env, self.log)
+        self.workers = [start("worker", self.env, self.log) for _ in range(workers)]
+
+    def kill_redis(self):
+        """SIGKILL redis-server and start it again on its port from its append-only file."""
+        self.redis.send_signal(signal.SIGKILL)
+        self.redis.wait(10)
+        self.redis, _ = embedded_redis.start(self.directory / "redis", port=self.port)
+
+    def kill_projector(self):
+        kill_tree(self.projector)
+        self.projector = start("projector", self.env, self.log)
+
+    def kill_workers(self, *which):
+        """SIGKILL the workers `which` (indexes; all when none) and start new ones."""
+        for index in which or range(len(self.workers)):
+            kill_tree(self.workers[index])
+            self.workers[index] = start("worker", self.env, self.log)
+
+    def revive(self):
+        if self.projector.poll() is not None:
+            self.projector = start("projector", self.env, self.log)
+        for index, worker in enumerate(self.workers):
+            if worker.poll() is not None:
+                self.workers[index] = start("worker", self.env, self.log)
+
+    def stop(self):
+        for process in [self.projector, *self.workers]:
+            stop(process)
+        stop(self.redis)
