@@ -4,6 +4,7 @@ at the end; games whose seed or deck the creator chose say so in the lobby."""
 
 import hashlib
 
+from services.api.games import CONTRACTS
 from shared import replay, table
 from shared.games import alebrijes
 from tests.helpers import humans
@@ -73,5 +74,8 @@ def test_the_salt_is_revealed_with_the_seed_and_the_log_still_checks_out(client,
     log = client.get(f"/v1/games/{game['id']}/events?limit=1000").get_json()["events"]
     assert log[-1]["seed_salt"] == salt
     assert replay.check(log) == []
+    lifecycle = [e for e in log if e["type"] in table.LIFECYCLE]
+    schemas = CONTRACTS["alebrijes"].events
+    assert all(schemas[e["type"]]().validate(e) == {} for e in lifecycle)
     log[-1] = {**log[-1], "seed_salt": "0" * 32}  # a forged salt is caught
     assert replay.check(log) != []
