@@ -22,7 +22,7 @@ def main():
     try:
         worker.work(with_scheduler=False, logging_level="WARNING")
     finally:
-        stop_clock.set()
+        stop_clock()
 
 
 if __name__ == "__main__":

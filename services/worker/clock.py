@@ -14,7 +14,7 @@ import threading
 import uuid
 
 from rq.scheduler import RQScheduler
-from rq.scripts import acquire_or_refresh_lock
+from rq.scripts import acquire_or_refresh_lock, release_lock
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +56,11 @@ class Clock:
             self._mover.enqueue_scheduled_jobs()
         return held
 
+    def release(self):
+        """Give the leases up (a clean stop), so another clock takes over at once."""
+        for q in self.queues:
+            release_lock(self.connection, lease_key(q.name), self.owner)
+
     def run(self, stop):
         """Tick until `stop` (a threading.Event) is set; a Redis hiccup is logged and
         retried, never the end of the clock."""
@@ -67,7 +72,15 @@ class Clock:
             stop.wait(self.tick_seconds)
 
     def start(self):
-        """Run in a daemon thread of this process; returns the event that stops it."""
-        stop = threading.Event()
-        threading.Thread(target=self.run, args=(stop,), name="clock", daemon=True).start()
+        """Run in a daemon thread of this process; returns a function that stops it
+        and gives its leases up."""
+        stopping = threading.Event()
+        thread = threading.Thread(target=self.run, args=(stopping,), name="clock", daemon=True)
+        thread.start()
+
+        def stop():
+            stopping.set()
+            thread.join(5)
+            self.release()
+
         return stop

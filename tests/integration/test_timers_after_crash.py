@@ -56,6 +56,15 @@ def test_one_clock_holds_a_queue_and_another_takes_over_when_its_lease_lapses(re
     assert LEASE_SECONDS < 10
 
 
+def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(real_deps):
+    queue = real_deps.queue
+    first, second = Clock([queue]), Clock([queue])
+    stop = first.start()
+    processes.wait_for(lambda: second.tick() == [] and first.tick() == [queue.name], timeout=5)
+    stop()
+    assert second.tick() == [queue.name]
+
+
 def test_the_clock_moves_a_due_job_onto_its_queue(real_deps):
     queue = real_deps.queue
     real_deps.scheduler.turn_timer("g1", 0, 5, int(time.time() * 1000) - 1)
