@@ -26,17 +26,22 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start(directory, port=None, timeout=10.0):
-    """Start redis-server on 127.0.0.1; return (process, url) once it answers PING."""
+def start(directory, port=None, timeout=10.0, appendfsync="everysec"):
+    """Start redis-server on 127.0.0.1; return (process, url) once it answers PING.
+
+    Redis writes each command to the append-only file before it replies, so a crash of
+    any of our processes, or of Redis itself, loses no acknowledged move; except, with
+    `everysec`, when the disk is so slow that the last second's fsync is still running:
+    Redis then holds the writes back for up to 2 s while it replies, and a SIGKILL of
+    redis-server in that window loses them. `always` closes that window (and survives
+    an OS crash) at the cost of an fsync per write."""
     port = port or free_port()
     settings = {
         "bind": "127.0.0.1",
         "port": str(port),
         "dir": str(directory),
-        # Redis writes each command to the append-only file before it replies, so a
-        # crash of any of our processes, or of Redis itself, loses no acknowledged move.
         "appendonly": "yes",
-        "appendfsync": "everysec",
+        "appendfsync": appendfsync,
         "save": "",
     }
     arguments = [part for name, value in settings.items() for part in (f"--{name}", value)]
