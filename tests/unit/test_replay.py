@@ -1,5 +1,6 @@
 """Replaying a finished game's log offline: the checks a player can make alone."""
 
+import hashlib
 import json
 import random
 
@@ -145,3 +146,15 @@ def test_the_command_line_checks_a_log_file_and_shows_a_seats_view(tmp_path, cap
     log[0]["seed"] = "forged"
     path.write_text(json.dumps(log))
     assert replay_cli.main([str(path)]) == 1
+
+
+def test_the_replay_command_checks_the_salted_seed(tmp_path, capsys):
+    log = finished_log("alebrijes", {"rounds": 1})
+    assert log[0]["seed_salt"] == "salt" and log[-1]["seed_salt"] == "salt"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"events": log}))
+    assert replay_cli.main([str(path)]) == 0
+    unsalted = [{**log[0], "seed_sha256": hashlib.sha256(b"fair").hexdigest()}, *log[1:]]
+    path.write_text(json.dumps(unsalted))  # the hash of the seed alone no longer verifies
+    assert replay_cli.main([str(path)]) == 1
+    assert "seed_sha256" in capsys.readouterr().out
