@@ -7,7 +7,7 @@ acknowledged to the mover's view showing it. The old projector swept every live 
 every 30 s and projected nothing meanwhile; the incremental sweep looks at a bounded
 batch between two reads of the feed.
 
-    .venv/bin/python bench/sweep_lag.py [--games 5000] [--seconds 75] [--code DIR]
+    .venv/bin/python bench/sweep_lag.py [--games 5000] [--rate R] [--seconds 75] [--code DIR]
 
 --code runs the projector of another checkout (e.g. `git archive <commit> | tar -x -C
 DIR`) against the same flood, to compare before and after.
@@ -46,8 +46,12 @@ def start_projector(code, url):
     )
 
 
-def flood(d, games, created):
-    for _ in range(games):
+def flood(d, games, created, rate=None):
+    """Create `games` waiting games, at `rate` a second (None: as fast as we can)."""
+    start = time.monotonic()
+    for count in range(games):
+        if rate:
+            time.sleep(max(0.0, start + count / rate - time.monotonic()))
         d.service.create("alebrijes", OPEN, {})
         created.append(time.monotonic())
 
@@ -73,6 +77,7 @@ def main():
     parser.add_argument("--games", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=75.0)
     parser.add_argument("--every", type=float, default=0.1)
+    parser.add_argument("--rate", type=float, help="games created a second (default: at once)")
     parser.add_argument("--code", default=str(ROOT))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
@@ -85,7 +90,7 @@ def main():
             ]
             move_and_wait(d, game_id)  # the projector is up
             created = []
-            flooding = threading.Thread(target=flood, args=(d, args.games, created))
+            flooding = threading.Thread(target=flood, args=(d, args.games, created, args.rate))
             start = time.monotonic()
             flooding.start()
             lags = []
