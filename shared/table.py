@@ -38,7 +38,7 @@ LIFECYCLE = (
 )
 
 
-def create(game_id, game, seats, options, seed, salt):
+def create(game_id, game, seats, options, seed, salt=""):
     """The events that open a table: game_created, and the deal when no seat is open.
 
     `seats` holds {"name": ...}, {"bot": "random"} or {"open": True} per seat; `options`
@@ -47,8 +47,9 @@ def create(game_id, game, seats, options, seed, salt):
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
     default) and zombie_after (consecutive timeouts before a bot takes the seat over).
 
-    The public commitment is sha256(salt + seed), the salt drawn by the caller and kept
-    secret with the seed until the end: an unsalted hash of a small chosen seed (4242)
+    The public commitment is sha256(salt + seed), the salt drawn by the caller (the game
+    service always draws one; simulations and tests may leave it empty) and kept secret
+    with the seed until the end: an unsalted hash of a small chosen seed (4242)
     gave the seed, hence every hand, away in a millisecond. A game whose seed or deck the
     creator chose is marked `dealt_by_creator`, since its creator knows every hand.
     """
