@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint openapi bench constraints clean
+.PHONY: run test test-slow lint openapi bench constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
@@ -23,6 +23,10 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The fault suite and the Redis Cluster failover: real processes SIGKILLed, minutes long.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

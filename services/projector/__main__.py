@@ -15,6 +15,9 @@ def main(argv=None):
     logging.basicConfig(level=logging.INFO, format="projector %(levelname)s %(message)s")
     d = deps_module.build()
     projector = d.projector()
+    config = d.config
+    # Say which Redis, and why: a rebuild deletes that server's lobby and checkpoints.
+    print(f"Redis: {config.redis_url} (from {config.redis_url_from})", flush=True)
     if args.command == "rebuild":
         count = projector.rebuild()
         print(f"rebuilt the read models of {count} games")

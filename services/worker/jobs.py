@@ -62,6 +62,16 @@ def fire_table_timer(game_id, key):
     return "stale" if moved is None else "fired"
 
 
+def expire_game(game_id, version, reason):
+    """The sweep found the game abandoned at `version`: call it off, unless it has
+    moved since."""
+    try:
+        expired = deps_module.current().service.expire(game_id, version, reason)
+    except RuleError as error:  # e.g. it was cancelled meanwhile
+        return f"refused: {error.code}"
+    return "stale" if expired is None else "expired"
+
+
 def _view(d, game_id, seat):
     raw = d.redis.get(d.keys.view(game_id, seat))
     return jsonutil.loads(raw) if raw else None
