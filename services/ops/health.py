@@ -125,7 +125,7 @@ def queue_age_seconds(d, now=None):
 
 def oldest_job_seconds(queue, now):
     """Age of the job at the head of `queue` (0 when it is empty)."""
-    first = queue.get_job_ids(0, 0)
+    first = queue.get_job_ids(0, 1)
     job = queue.fetch_job(first[0]) if first else None
     if job is None or job.enqueued_at is None:
         return 0.0

@@ -26,25 +26,30 @@ class RequestContext(logging.Filter):
         return True
 
 
+def formatter(process, fmt="json"):
+    """JSON lines (time, level, logger, process, message and any extra fields, a
+    traceback as `exc_info`), or one line of text for a terminal."""
+    if fmt == "text":
+        return logging.Formatter(f"%(asctime)s {process} %(levelname)s %(name)s: %(message)s")
+    from pythonjsonlogger.json import JsonFormatter
+
+    return JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s",
+        rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+        static_fields={"process": process},
+    )
+
+
 def dict_config(process, fmt=None, level=None):
     """A logging.config.dictConfig for `process`: every logger to stderr through one
     handler, JSON lines or text. gunicorn's own loggers are sent through it too."""
     fmt = (fmt or os.environ.get("LOG_FORMAT") or "json").lower()
     level = (level or os.environ.get("LOG_LEVEL") or "INFO").upper()
-    formatters = {
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-            "static_fields": {"process": process},
-        },
-        "text": {"format": f"%(asctime)s {process} %(levelname)s %(name)s: %(message)s"},
-    }
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"request": {"()": RequestContext}},
-        "formatters": {"main": formatters["text" if fmt == "text" else "json"]},
+        "formatters": {"main": {"()": formatter, "process": process, "fmt": fmt}},
         "handlers": {
             "main": {
                 "class": "logging.StreamHandler",
