@@ -49,7 +49,10 @@ def create_app(deps=None, *, spec_only=False):
         OPENAPI_SWAGGER_UI_PATH="/docs",
         OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
         API_SPEC_OPTIONS={
-            "info": {"description": DESCRIPTION},
+            "info": {
+                "description": DESCRIPTION,
+                "license": {"name": "MIT", "url": "https://spdx.org/licenses/MIT.html"},
+            },
             "components": {
                 "securitySchemes": {
                     "seatToken": {

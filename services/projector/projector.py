@@ -126,14 +126,15 @@ class Projector:
             if current is not None:
                 self.wake(game_id, current, version, int(time.time() * 1000))
 
-    def rebuild(self):
-        """Throw every read model away and project every game again from its stream."""
+    def rebuild(self, progress=iter):
+        """Throw every read model away and project every game again from its stream.
+        `progress` wraps the game ids (a progress bar)."""
         game_ids = self.store.game_ids()
         pipe = self.redis.pipeline(transaction=False)
         for key in [self.keys.lobby, self.keys.live, *map(self.keys.checkpoint, game_ids)]:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
-        for game_id in game_ids:
+        for game_id in progress(game_ids):
             self.project(game_id)
         return len(game_ids)
 
