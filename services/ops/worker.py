@@ -19,6 +19,15 @@ class MeasuredWorker(SimpleWorker):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("worker_ttl", WORKER_TTL)
         super().__init__(*args, **kwargs)
+        self.last_beat = time.monotonic()
+
+    def heartbeat(self, *args, **kwargs):
+        super().heartbeat(*args, **kwargs)
+        self.last_beat = time.monotonic()
+
+    def alive(self):
+        """The work loop beat within four heartbeats (its /healthz)."""
+        return time.monotonic() - self.last_beat < 4 * (self.worker_ttl - 15)
 
     def perform_job(self, job, queue, execution):
         name = (job.func_name or "unknown").rsplit(".", 1)[-1]

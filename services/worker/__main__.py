@@ -12,8 +12,8 @@ def main():
     logs.setup("worker")
     d = deps_module.build()
     deps_module.install(d)
-    sidecar.serve(d, collectors=[health.QueueCollector(d)])
     worker = MeasuredWorker([d.queue], connection=d.queue.connection, serializer=JSONSerializer)
+    sidecar.serve(d, alive=worker.alive, collectors=[health.QueueCollector(d)])
     worker.work(with_scheduler=True, logging_level="WARNING")
 
 

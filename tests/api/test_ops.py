@@ -4,6 +4,8 @@ JSON record, /healthz, /readyz and /metrics."""
 import io
 import json
 import logging
+import threading
+import time
 
 import pytest
 from prometheus_client import REGISTRY
@@ -163,3 +165,28 @@ def test_metrics_count_requests_by_route_and_commands_by_game_and_type(client):
 
 def auth(token):
     return {"Authorization": f"Bearer {token}"}
+
+
+def test_open_long_polls_and_streams_are_counted_while_they_last(app, projector):
+    client = app.test_client()
+    game = client.post(
+        "/v1/games", json={"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
+    ).get_json()
+    version = projector.project(game["id"])
+    polls, streams = sample("tablestream_open_long_polls"), sample("tablestream_open_streams")
+    url = f"/v1/games/{game['id']}/view?after={version}&wait=1"
+    answers = []
+    waiting = threading.Thread(target=lambda: answers.append(app.test_client().get(url)))
+    waiting.start()
+    deadline = time.monotonic() + 5
+    while sample("tablestream_open_long_polls") == polls and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert sample("tablestream_open_long_polls") == polls + 1
+    waiting.join(10)
+    assert answers[0].status_code == 304
+    assert sample("tablestream_open_long_polls") == polls
+    stream = client.get(f"/v1/games/{game['id']}/stream", buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    assert sample("tablestream_open_streams") == streams + 1
+    stream.close()
+    assert sample("tablestream_open_streams") == streams

@@ -57,6 +57,9 @@ def test_the_worker_reports_job_latency_duration_and_bot_decisions(deps, project
     )
     assert after == tuple(n + 1 for n in before)
     assert worker.worker_ttl == 30  # beats every 15 s while idle: readiness sees it
+    assert worker.alive()  # its /healthz
+    worker.last_beat -= 61
+    assert not worker.alive()
 
 
 def test_the_sidecar_serves_metrics_health_and_readiness(deps, projector):
