@@ -11,8 +11,6 @@ import logging
 import threading
 import time
 
-import redis
-
 log = logging.getLogger(__name__)
 
 QUIET_FOR = 10.0  # seconds without Redis before a lost subscription is a warning
@@ -75,6 +73,8 @@ class Watcher:
             self._wake(game_id, None)
 
     def _listen(self):
+        import redis  # here: gunicorn's master imports this module before gevent patches
+
         lost_since = None  # when Redis went away, while it stays away
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)

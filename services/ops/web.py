@@ -10,7 +10,7 @@ import uuid
 import orjson
 from flask import Blueprint, Response, current_app, g, request
 
-from services.ops import health, metrics
+from services.ops import metrics
 from services.ops.logs import ACCESS
 
 access = logging.getLogger(ACCESS)
@@ -81,6 +81,8 @@ def healthz():
 @blp.get("/readyz")
 def readyz():
     """The deployment can play a game end to end (see services.ops.health)."""
+    from services.ops import health  # rq and redis: not in gunicorn's master (gevent)
+
     report = health.readiness(current_app.extensions["tablestream"])
     if report["ready"]:
         return report
