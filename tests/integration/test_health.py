@@ -3,6 +3,7 @@ metrics and the projector's and worker's own small HTTP server, on both backends
 
 import time
 
+import pytest
 import requests
 from prometheus_client import REGISTRY
 from rq.serializers import JSONSerializer
@@ -10,6 +11,7 @@ from rq.serializers import JSONSerializer
 from services.embedded_redis import free_port
 from services.ops import health, sidecar
 from services.ops.worker import MeasuredWorker
+from tests.integration.conftest import build_deps
 
 BOTS = [{"bot": "random"}] * 3
 
@@ -101,3 +103,26 @@ def test_no_port_no_server(deps, monkeypatch):
     assert sidecar.serve(deps) is None
     monkeypatch.setenv("METRICS_PORT", "0")
     assert sidecar.serve(deps) is None
+
+
+@pytest.fixture
+def cluster_deps(cluster_redis, real_redis, keys):
+    """The event store on a three-node Redis Cluster, RQ on a plain Redis."""
+    return build_deps(cluster_redis, keys, queue_client=real_redis)
+
+
+def test_readiness_and_the_games_gauge_on_a_redis_cluster(cluster_deps):
+    d = cluster_deps
+    projector = d.projector(consumer="cluster")
+    projector.join_group()
+    d.service.create("alebrijes", [{"name": "ana"}, {"open": True}], {"seed": 2})
+    later = int(time.time() * 1000) + 30_000
+    assert health.feed_lag_seconds(d, now_ms=later) >= 29.0
+    projector.poll(block_ms=1)
+    assert health.feed_lag_seconds(d, now_ms=later) == 0.0
+    health.beat(d, "cluster")
+    MeasuredWorker([d.queue], connection=d.queue.connection).register_birth()
+    report = health.readiness(d)
+    assert report["ready"], report
+    games = next(f for f in health.GamesCollector(d).collect() if f.name == "tablestream_games")
+    assert {s.labels["status"]: s.value for s in games.samples} == {"waiting": 1, "active": 0}
