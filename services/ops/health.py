@@ -116,10 +116,10 @@ def queue_age_seconds(d, now=None):
     for queue in queues(d):
         waiting += queue.count
         oldest = max(oldest, oldest_job_seconds(queue, now))
-        due = ScheduledJobRegistry(queue=queue).get_jobs_to_schedule(int(now.timestamp()), 1)
+        scheduled = ScheduledJobRegistry(queue=queue)  # scored by when each job is due
+        due = queue.connection.zrange(scheduled.key, 0, 0, withscores=True)
         if due:
-            score = queue.connection.zscore(ScheduledJobRegistry(queue=queue).key, due[0])
-            overdue = max(overdue, now.timestamp() - float(score))
+            overdue = max(overdue, now.timestamp() - due[0][1])
     return waiting, oldest, overdue
 
 

@@ -2,6 +2,7 @@
 metrics and the projector's and worker's own small HTTP server, on both backends."""
 
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import requests
@@ -126,3 +127,14 @@ def test_readiness_and_the_games_gauge_on_a_redis_cluster(cluster_deps):
     assert report["ready"], report
     games = next(f for f in health.GamesCollector(d).collect() if f.name == "tablestream_games")
     assert {s.labels["status"]: s.value for s in games.samples} == {"waiting": 1, "active": 0}
+
+
+def test_a_timer_overdue_for_enqueueing_means_the_scheduler_stopped(deps):
+    health.beat(deps, "p1")
+    MeasuredWorker([deps.queue], connection=deps.queue.connection).register_birth()
+    assert health.readiness(deps)["checks"]["queue"]["ok"] is True
+    due = datetime.now(UTC) - timedelta(seconds=120)
+    deps.queue.enqueue_at(due, "services.worker.jobs.fire_table_timer", "g", "window-1")
+    waiting, oldest, overdue = health.queue_age_seconds(deps)
+    assert (waiting, oldest) == (0, 0.0) and 115 < overdue < 130
+    assert health.readiness(deps)["checks"]["queue"]["ok"] is False
