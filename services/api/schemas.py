@@ -184,6 +184,9 @@ class Problem(Schema):
     )
     detail = fields.String(required=True)
     errors = fields.Dict(metadata={"description": "Field-level problems of the request."})
+    request_id = fields.String(
+        metadata={"description": "The request's X-Request-ID (sent or made): quote it."}
+    )
 
 
 class AnyCommand(Schema):

@@ -10,6 +10,7 @@ import secrets
 import time
 from collections import OrderedDict
 
+from services.ops import metrics
 from shared import jsonutil, table, tokens
 from shared.games.base import RuleError
 from shared.store import Record, VersionConflict
@@ -66,7 +67,15 @@ class GameService:
     def command(self, game_id, seat, command, expected_version=None, by="holder"):
         """Apply one seat's command, sent by its holder or its bot. Returns (version,
         records, table after)."""
-        return self._write(game_id, lambda t: table.play(t, seat, command, by), expected_version)
+        try:
+            written = self._write(
+                game_id, lambda t: table.play(t, seat, command, by), expected_version
+            )
+        except (RuleError, VersionConflict) as refusal:
+            metrics.command_refused(getattr(refusal, "code", "version_conflict"))
+            raise
+        metrics.command_appended(written[2]["game"], command.get("type"))
+        return written
 
     def timeout(self, game_id, seat, version):
         """The seat's time ran out at `version`: apply the rules' default action. A timer

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from redis.exceptions import ResponseError
 
 from services.game.service import read_checkpoint
+from services.ops import metrics
 from services.worker.schedule import Nothing
 from shared import jsonutil, table
 
@@ -94,6 +95,7 @@ class Projector:
         if self.notifier is not None:
             self.notifier.notify(game_id, before, tail)
         if self._save(game_id, current, version):
+            metrics.projected(time.time() - tail[0].at / 1000)
             self._after_save(game_id, current, version, tail[0].at)
             self.wake(game_id, current, version, tail[-1].at, before)
         return version
@@ -201,15 +203,16 @@ class Projector:
             self.redis.zadd(self.keys.live, dict.fromkeys(old, _now_ms()), nx=True)
         self.redis.delete(self.keys.old_live)
 
-    def rebuild(self):
-        """Throw every read model away and project every game again from its stream."""
+    def rebuild(self, progress=iter):
+        """Throw every read model away and project every game again from its stream.
+        `progress` wraps the game ids (a progress bar)."""
         game_ids = self.store.game_ids()
         pipe = self.redis.pipeline(transaction=False)
         indexes = [self.keys.lobby, self.keys.live, self.keys.old_live]
         for key in [*indexes, *map(self.keys.checkpoint, game_ids)]:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
-        for game_id in game_ids:
+        for game_id in progress(game_ids):
             self.project(game_id)
         return len(game_ids)
 

@@ -5,6 +5,7 @@ import logging
 import random
 
 from services import deps as deps_module
+from services.ops import metrics
 from shared import bots, jsonutil
 from shared.games.base import RuleError
 from shared.store import VersionConflict
@@ -22,7 +23,9 @@ def play_bot_turn(game_id, seat, version):
     if not bot:
         return "not a bot"
     rng = random.Random(f"bot-{game_id}-{seat}-{version}")
-    return _send(d, game_id, seat, bots.choose(bot, view, rng), version)
+    with metrics.bot_deciding(bot):
+        command = bots.choose(bot, view, rng)
+    return _send(d, game_id, seat, command, version)
 
 
 def play_bot_reaction(game_id, seat):
