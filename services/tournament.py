@@ -307,8 +307,9 @@ def parse(argv):
     return args
 
 
-def main(argv=None):
-    """Run a tournament from command-line arguments; prints one table a game."""
+def play(argv=None):
+    """Run a tournament from command-line arguments: prints one table a game (and
+    writes them as JSON with --json), returns the summaries."""
     args = parse(argv)
     summaries = run(
         args.game,
@@ -328,5 +329,11 @@ def main(argv=None):
     return summaries
 
 
+def main(argv=None):
+    """`python -m services.tournament` (and `tablestream tournament`): the exit status."""
+    play(argv)
+    return 0
+
+
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,20 +1,22 @@
-"""`python -m services.worker [--queues timers,bots]`: an RQ worker (with its scheduler,
-which enqueues the jobs that fall due) for the queues named, most urgent first.
+"""`python -m services.worker [--queues timers,bots]`: an RQ worker for the queues
+named, most urgent first.
 
 Two queues: `timers` (turn timers, Alien's stacking windows) and `bots` (bot turns and
 reactions; a search bot may think for its whole think_ms). By default a worker serves
 both, timers first; a worker for `timers` alone is never busy thinking when a timer
-falls due (docs/operations.md). Non-forking: a job is a few milliseconds of Python, a
-fork would cost more.
-"""
+falls due (docs/operations.md). Non-forking: a bot turn is a few milliseconds (a
+search's think_ms), a fork would cost more. Due jobs are moved onto the queues by this
+process's own clock thread (services/worker/clock.py), not by RQ's forked scheduler, so
+a killed worker leaves no orphan and holds no long lock."""
 
 import argparse
-import logging
 
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
+from services.ops import health, logs, sidecar
+from services.ops.worker import MeasuredWorker
+from services.worker.clock import Clock
 
 QUEUES = "timers,bots"
 
@@ -30,12 +32,18 @@ def main(argv=None):
     names = [n.strip() for n in args.queues.split(",") if n.strip()]
     if not names or not set(names) <= set(deps_module.QUEUES):
         parser.error(f"--queues names some of {', '.join(deps_module.QUEUES)}")
-    logging.basicConfig(level=logging.INFO, format="worker %(levelname)s %(message)s")
+    logs.setup("worker")
     d = deps_module.build()
-    queues = d.queues_named(names)
     deps_module.install(d)
-    worker = SimpleWorker(queues, connection=d.queue.connection, serializer=JSONSerializer)
-    worker.work(with_scheduler=True, logging_level="WARNING")
+    queues = d.queues_named(names)
+    worker = MeasuredWorker(queues, connection=d.queue.connection, serializer=JSONSerializer)
+    sidecar.serve(d, alive=worker.alive, collectors=[health.QueueCollector(d)])
+    # Our clock moves due timers onto the queues (RQ's scheduler is not used).
+    stop_clock = Clock(queues).start()
+    try:
+        worker.work(with_scheduler=False, logging_level="WARNING")
+    finally:
+        stop_clock()
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import logging
 import random
 
 from services import deps as deps_module
+from services.ops import metrics
 from shared import bots, jsonutil, table
 from shared.games.base import RuleError
 from shared.store import VersionConflict
@@ -29,7 +30,8 @@ def play_bot_turn(game_id, seat, version):
         return "stale"
     rng = random.Random(f"bot-{game_id}-{seat}-{version}")
     try:
-        command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
+        with metrics.bot_deciding(place["bot"]):
+            command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
     except Exception:  # a bot's bug must not stall the game: say so, and play on at random
         log.exception(
             "%s bot in %s seat %s failed; it plays at random", place["bot"], game_id, seat
@@ -76,6 +78,16 @@ def fire_table_timer(game_id, key):
     timer has gone meanwhile (a window every seat stacked on)."""
     moved = deps_module.current().service.table_timer(game_id, key)
     return "stale" if moved is None else "fired"
+
+
+def expire_game(game_id, version, reason):
+    """The sweep found the game abandoned at `version`: call it off, unless it has
+    moved since."""
+    try:
+        expired = deps_module.current().service.expire(game_id, version, reason)
+    except RuleError as error:  # e.g. it was cancelled meanwhile
+        return f"refused: {error.code}"
+    return "stale" if expired is None else "expired"
 
 
 def _view(d, game_id, seat):

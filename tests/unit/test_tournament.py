@@ -31,7 +31,7 @@ def test_a_few_games_with_every_level_end_and_are_summarised(case, tmp_path, cap
         *("--seed", "smoke", "--think-ms", "20", "--json", str(out), "--quiet"),
     ]
     with case.installed():
-        summaries = tournament.main(argv)
+        summaries = tournament.play(argv)
     (summary,) = summaries
     assert summary["game"] == case.game and summary["games"] == 3
     assert summary["unfinished"] == 0
@@ -65,8 +65,8 @@ def test_bad_arguments_are_refused(capsys):
 
 def test_games_played_in_several_processes_give_the_same_table():
     argv = ["--game", "alien", "--levels", "random,random", "--games", "4", "--quiet"]
-    alone = tournament.main([*argv, "--jobs", "1"])
-    shared = tournament.main([*argv, "--jobs", "2"])
+    alone = tournament.play([*argv, "--jobs", "1"])
+    shared = tournament.play([*argv, "--jobs", "2"])
 
     def untimed(summaries):
         return [
@@ -75,3 +75,14 @@ def test_games_played_in_several_processes_give_the_same_table():
         ]
 
     assert untimed(alone) == untimed(shared) and alone[0]["games"] == 4
+
+
+def test_the_console_script_runs_a_tournament_and_exits_0():
+    from click.testing import CliRunner
+
+    from services import cli
+
+    argv = ["tournament", "--game", "alebrijes", "--levels", "random,random", "--games", "2"]
+    result = CliRunner().invoke(cli.cli, [*argv, "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "alebrijes: 2 games, 2 players" in result.output
