@@ -1,0 +1,295 @@
+"""Abluxxen bot knowledge: greedy play and sampling the unseen cards.
+
+Strategy (from the rulebook's tips and the scoring: +1 for every card in front and in
+the scoring pile, -1 for every card in hand). `greedy`:
+
+- Plays the row worth most: every card played scores (and under the rulebook's rules is
+  drawn back, so a big row is pure gain), a row that can abluxx opponents' top rows is
+  worth their loss too, a high row is safer from being abluxxed, and jokers are spent
+  only where they make the row bigger or reach an attack ("use jokers to build strong
+  combinations"). A row that empties the hand ends the game: played only when leading.
+- Abluxxes every row it may ("abluxx timely"): an attack costs nothing and the attacked
+  player loses the row from in front either way; clockwise, so it attacks the first
+  target each time and keeps every later one.
+- Answers an abluxx by taking the row back (it keeps a good row for later), except under
+  the rulebook once the draw pile is empty with more than two players, where giving the
+  row up costs no card in hand; published: keeps a stolen row only while the game is
+  young and the row joins cards in hand.
+- Draws the display cards that join its hand (more copies of a number, jokers), and
+  under the published rules leaves the display for the pile when nothing there fits.
+- Toward the end (a short supply) plays its biggest rows to empty the hand when ahead.
+
+`sample` deals the cards the seat has not seen (the others' hands, the draw pile, and
+without a feed the covered rows, scoring piles and discard pile) at random; the feed
+tells which cards lie under each top row, in each pile, and which cards others took
+into their hands (rows taken back or kept, display cards drawn) and still hold.
+"""
+
+from collections import Counter
+
+from shared.games.abluxxen.facts import CARDS, JOKER, row_value, sorted_cards
+
+ATTACK_WORTH = 1.5  # per card of an abluxxed row: the owner loses it from in front
+JOKER_COST = 0.6  # a joker kept is a bigger row or an attack later
+EXPOSURE = 1.0  # per card of a top row that is easy to abluxx
+_RISK = {1: 0.6, 2: 0.35, 3: 0.15}  # how likely a row of that many cards is abluxxed
+ENDGAME_SUPPLY = 12  # draw pile size from which the end is near
+
+
+def reflex(view, feed, rng):
+    """Abluxxen has no reflexes: always None."""
+    return None
+
+
+# --- choosing
+
+
+def _scores(state):
+    return [entry["score"] for entry in state["seats"]]
+
+
+def _row_score(state, seat, cards):
+    """How much playing `cards` as the new top row is worth to `seat`."""
+    count, value = len(cards), row_value(cards)
+    published = state["published"]
+    hand = state["hand"]
+    if count == len(hand):
+        # the game ends at once (published), or once the pile is empty (rulebook)
+        if published or state["draw_pile_count"] == 0:
+            scores = _scores(state)
+            # every card played scores +1 instead of -1
+            ahead = scores[seat] + 2 * count > max(s for i, s in enumerate(scores) if i != seat)
+            return 1000.0 if ahead else -1000.0
+    score = float(count)
+    for entry in state["seats"]:
+        row = entry["top_row"]
+        if entry["seat"] == seat or row is None or len(row) != count:
+            continue
+        target = entry["top_row_value"]
+        if target < value or (target == value and not published and value != 14):
+            score += ATTACK_WORTH * count
+    jokers = cards.count(JOKER)
+    score -= JOKER_COST * jokers
+    # a small, low row is easy to abluxx: it goes back to hand or to the attacker
+    score -= EXPOSURE * count * _RISK.get(count, 0.05) * (14 - value) / 13
+    score += 0.01 * value
+    return score
+
+
+def _play(view, seat):
+    state = view["state"]
+    best, best_score = None, None
+    for command in view["legal"]:
+        score = _row_score(state, seat, command["cards"])
+        if best_score is None or score > best_score:
+            best, best_score = command, score
+    return best
+
+
+def _answer(view, seat):
+    state, legal = view["state"], view["legal"]
+    choices = {command["choice"]: command for command in legal}
+    if "give_up" in choices and state["draw_pile_count"] == 0 and len(state["seats"]) > 2:
+        attacker = state["attack"]["seat"]
+        scores, row = _scores(state), len(state["attack"]["row"])
+        if scores[attacker] + row < scores[seat]:  # the attacker stays behind
+            return choices["give_up"]
+    return choices["take_back"]
+
+
+def _keep(view, seat):
+    state = view["state"]
+    row = state["seats"][state["attack"]["target"]]["top_row"] or []
+    held = Counter(state["hand"])
+    number = next((card for card in row if card != JOKER), JOKER)
+    supply = state["draw_pile_count"] + len(state["display"])
+    take = supply > ENDGAME_SUPPLY * 2 and held[number] >= 1
+    return {"type": "keep", "take": take}
+
+
+def _card_worth(card, held):
+    """How much a card drawn now is worth: jokers most, then copies of held numbers."""
+    if card == JOKER:
+        return 2.0
+    return 0.7 * held[card] + int(card) / 40
+
+
+PILE_WORTH = 0.5  # an unknown card from the draw pile, on average
+
+
+def _draw(view, seat):
+    state = view["state"]
+    held = Counter(state["hand"])
+    best, best_score = None, None
+    for command in view["legal"]:
+        picks = command["display"]
+        score = sum(_card_worth(card, held) for card in picks)
+        score += PILE_WORTH * (state["draw"]["count"] - len(picks))
+        if best_score is None or score > best_score:
+            best, best_score = command, score
+    return best
+
+
+def greedy(view, feed, rng):
+    """The command this seat sends: the best row, every attack, the best cards to draw."""
+    seat, state = view["seat"], view["state"]
+    phase = state["phase"]
+    if phase == "play":
+        return _play(view, seat)
+    if phase == "attack":
+        return view["legal"][0]  # the first target clockwise (or stop when none is left)
+    if phase == "answer":
+        return _answer(view, seat)
+    if phase == "keep":
+        return _keep(view, seat)
+    return _draw(view, seat)
+
+
+# --- sampling the unseen cards
+
+
+class _Seen:
+    """What the feed showed of the cards: under the top rows, in the piles, in hands."""
+
+    def __init__(self, players):
+        self.top = [None] * players
+        self.covered = [[] for _ in range(players)]
+        self.scoring = [[] for _ in range(players)]
+        self.discard = []
+        self.held = [Counter() for _ in range(players)]  # cards known to be in a hand
+
+    def follow(self, event):
+        kind = event.get("type")
+        if kind == "played":
+            seat, row = event["seat"], event["cards"]
+            if self.top[seat]:
+                self.covered[seat] += self.top[seat]
+            self.top[seat] = list(row)
+            self.held[seat] -= Counter(row)  # the known copies it may have played
+        elif kind in ("taken_back", "given_up", "discarded"):
+            seat, row = event["seat"], self.top[event["seat"]] or []
+            self.top[seat] = None
+            if kind == "taken_back":
+                self.held[seat] += Counter(row)
+            elif kind == "given_up":
+                self.scoring[event["to"]] += row
+            else:
+                self.discard += row
+        elif kind == "kept":
+            row = self.top[event["target"]] or []
+            self.top[event["target"]] = None
+            self.held[event["seat"]] += Counter(row)
+        elif kind == "drew":
+            self.held[event["seat"]] += Counter(event["display"])
+
+
+def _seen_in_feed(feed, players):
+    """The feed's cards (see _Seen), or None without a feed."""
+    if not feed:
+        return None
+    seen = _Seen(players)
+    for event in feed:
+        seen.follow(event)
+    return seen
+
+
+def _deal_unseen(view, known, rng):
+    """A full state matching the seat's view, or None when `known` (a _Seen, or None)
+    does not fit it."""
+    seen, seat = view["state"], view["seat"]
+    seats = seen["seats"]
+    players = len(seats)
+    hand = list(seen["hand"])
+    pool = Counter(CARDS)
+    pool.subtract(Counter(hand) + Counter(seen["display"]))
+    for entry in seats:
+        pool.subtract(Counter(entry["top_row"] or []))
+    if known is not None:
+        if [entry["top_row"] for entry in seats] != known.top:
+            return None
+        for entry in seats:
+            other = entry["seat"]
+            if len(known.covered[other]) != entry["covered_count"]:
+                return None
+            if len(known.scoring[other]) != entry["scoring_pile_count"]:
+                return None
+            if other != seat and sum(known.held[other].values()) > entry["hand_count"]:
+                return None
+            pool.subtract(Counter(known.covered[other]) + Counter(known.scoring[other]))
+            if other != seat:
+                pool.subtract(known.held[other])
+        if len(known.discard) != seen["discard_pile_count"]:
+            return None
+        pool.subtract(Counter(known.discard))
+    if min(pool.values()) < 0:
+        return None
+    unseen = sorted(pool.elements())
+    rng.shuffle(unseen)
+
+    def deal(count):
+        nonlocal unseen
+        cards, unseen = unseen[:count], unseen[count:]
+        return cards
+
+    hands, covered, scoring = [], [], []
+    for entry in seats:
+        other = entry["seat"]
+        if other == seat:
+            hands.append(hand)
+        else:
+            held = [] if known is None else list(known.held[other].elements())
+            hands.append(sorted_cards(held + deal(entry["hand_count"] - len(held))))
+        if known is None:
+            covered.append(deal(entry["covered_count"]))
+            scoring.append(deal(entry["scoring_pile_count"]))
+        else:
+            covered.append(list(known.covered[other]))
+            scoring.append(list(known.scoring[other]))
+    discard = deal(seen["discard_pile_count"]) if known is None else list(known.discard)
+    pile = deal(seen["draw_pile_count"])
+    if unseen:
+        return None
+    attack, draw = seen["attack"], seen["draw"]
+    return {
+        "players": players,
+        "seed": f"sample/{rng.getrandbits(64):016x}",
+        "deck": None,
+        "options": {"published": seen["published"]},
+        "shuffles": 1,
+        "phase": seen["phase"],
+        "turn": seen["turn"],
+        "hands": hands,
+        "top_rows": [None if e["top_row"] is None else list(e["top_row"]) for e in seats],
+        "covered": covered,
+        "scoring_piles": scoring,
+        "display": list(seen["display"]),
+        "draw_pile": pile,
+        "discard_pile": discard,
+        "attack": None
+        if attack is None
+        else {**attack, "row": list(attack["row"]), "targets": list(attack["targets"])},
+        "draw": None if draw is None else dict(draw),
+        "result": None
+        if seen["result"] is None
+        else {
+            "winners": list(seen["result"]["winners"]),
+            "scores": list(seen["result"]["scores"]),
+            "reason": seen["result"]["reason"],
+        },
+    }
+
+
+def sample(view, feed, rng):
+    """A full Abluxxen state this seat cannot tell from the true one.
+
+    The cards the seat has not seen are dealt at random: into the others' hands (beside
+    the cards the feed showed them take and not play since), the draw pile, and, without
+    a feed, under the top rows and into the scoring and discard piles.
+    """
+    players = len(view["state"]["seats"])
+    state = _deal_unseen(view, _seen_in_feed(feed, players), rng)
+    if state is None:  # a feed that does not fit the view: trust the view alone
+        state = _deal_unseen(view, None, rng)
+    if state is None:
+        raise ValueError("the view's card counts do not add up to the deck")
+    return state

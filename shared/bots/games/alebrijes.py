@@ -1,0 +1,312 @@
+"""Alebrijes bot knowledge: greedy play and sampling the unseen cards.
+
+Strategy (from the rulebook and the scoring). Whoever empties their hand first wins the
+round; everyone else loses, per colour (jokers a fifth colour), only the highest number
+still in hand. So a hand costs its minus points plus the plays it still needs (its
+groups: cards of one colour and number, jokers joining a group of their number), and
+`greedy` picks the command that lowers that cost most:
+
+- Leading: the group whose play lowers the cost most (high cards, whole sets); with an
+  opponent close to going out, a set bigger than their hand, which they cannot answer.
+- Facing a combination: beat it with the play that lowers the cost most; pass only when
+  no play is worth it, and then exchange (0 to 2 cards) the cards that cost more than a
+  fresh card from the pile is expected to (high, lonely cards: "exchange cards with which
+  you could not form sets"). Passing costs the rest of the trick, more so when an
+  opponent is about to go out.
+- Ollin: lay aside the last card (the round is won), else lay aside the costliest card
+  or make the others draw, whichever is worth more; making them draw is worth more the
+  fewer cards they hold.
+- Round start: the same exchange as after a pass.
+
+`sample` deals the cards this seat has not seen (the others' hands and laid-aside
+cards, the draw pile, and without a feed the cards played earlier in the round) at
+random; the feed tells which cards were played this round.
+"""
+
+from collections import Counter
+
+from shared.games.alebrijes.cards import CARDS, sorted_cards
+
+GROUP_COST = 2.0  # a group still in hand needs one more play to shed
+CARD_COST = 0.5  # every card still in hand is one more to get rid of
+PASS_COST = 2.0  # passing gives up the rest of the trick
+THREAT = 2  # an opponent with this many cards or fewer may go out any moment
+DRAW_WORTH = 1.5  # one card more in an opponent's hand (Ollin "others_draw")
+EXCHANGE_MARGIN = 0.25  # exchange a card only when it is clearly worth it
+WIN = 1000.0
+
+_TYPES = [(card[0], int(card[1])) for card in sorted(set(CARDS))]
+
+
+def reflex(view, feed, rng):
+    """Alebrijes has no reflexes: always None."""
+    return None
+
+
+# --- the cost of a hand
+
+
+def _without(cards, gone):
+    """`cards` without `gone` (held), as a new list (faster than cards.remove_cards)."""
+    rest = list(cards)
+    for card in gone:
+        rest.remove(card)
+    return rest
+
+
+class _Hand:
+    """A hand summarised for costing: highest number per colour, groups, jokers."""
+
+    __slots__ = ("highest", "groups", "jokers", "numbers", "size")
+
+    def __init__(self, cards):
+        self.highest, self.groups, self.jokers = {}, set(), set()
+        for card in cards:
+            colour, number = card[0], int(card[1])
+            if self.highest.get(colour, 0) < number:
+                self.highest[colour] = number
+            if colour == "J":
+                self.jokers.add(number)
+            else:
+                self.groups.add((colour, number))
+        self.numbers = {number for _, number in self.groups}
+        self.size = len(cards)
+
+    def cost(self):
+        lonely_jokers = sum(1 for number in self.jokers if number not in self.numbers)
+        return (
+            sum(self.highest.values())
+            + GROUP_COST * (len(self.groups) + lonely_jokers)
+            + CARD_COST * self.size
+        )
+
+    def added_cost(self, colour, number):
+        """How much one more card of that colour and number would cost."""
+        points = max(0, number - self.highest.get(colour, 0))
+        if colour == "J":
+            new_group = number not in self.jokers and number not in self.numbers
+        else:
+            # a lonely joker of that number joins the new group: no group more
+            new_group = (colour, number) not in self.groups and not (
+                number in self.jokers and number not in self.numbers
+            )
+        return points + GROUP_COST * new_group + CARD_COST
+
+
+def _cost(cards):
+    return _Hand(cards).cost() if cards else 0.0
+
+
+def _expected_draw_cost(cards, unseen):
+    """The expected cost a card drawn from the unseen ones adds to `cards`."""
+    hand, total = _Hand(cards), sum(unseen.values())
+    if not total:
+        return 0.0
+    return sum(hand.added_cost(*kind) * count for kind, count in unseen.items()) / total
+
+
+def _unseen_kinds(state, feed):
+    """How many cards of each (colour, number) this seat has not seen this round."""
+    seen = Counter(state["hand"]) + Counter(state["laid_aside"] or [])
+    played = _played_this_round(feed)
+    if played is not None:
+        seen += Counter(played)
+    elif state["table"] is not None:
+        seen += Counter(state["table"]["cards"])
+    kinds = Counter()
+    for card, count in (Counter(CARDS) - seen).items():
+        kinds[(card[0], int(card[1]))] += count
+    return kinds
+
+
+# --- choosing
+
+
+def _exchange_cards(hand, limit, unseen):
+    """Up to `limit` cards worth laying aside for fresh ones, the best first."""
+    chosen, left = [], list(hand)
+    for _ in range(limit):
+        base, best, gain = _cost(left), None, EXCHANGE_MARGIN
+        for card in sorted(set(left)):
+            rest = _without(left, [card])
+            saved = base - _cost(rest) - _expected_draw_cost(rest, unseen)
+            if saved > gain:
+                best, gain = card, saved
+        if best is None:
+            break
+        chosen.append(best)
+        left = _without(left, [best])
+    return chosen
+
+
+def _exchange_gain(hand, cards, unseen):
+    rest = _without(hand, cards)
+    return _cost(hand) - _cost(rest) - len(cards) * _expected_draw_cost(rest, unseen)
+
+
+def _matching(legal, kind, field, cards):
+    """The legal command of `kind` whose `field` holds exactly `cards`, or None."""
+    wanted = sorted_cards(cards)  # legal lists an exchange's cards in hand order
+    for command in legal:
+        if command["type"] == kind and command.get(field) == wanted:
+            return command
+    return None
+
+
+def _best_exchange(legal, kind, field, hand, unseen):
+    """The exchange (or pass) command laying aside the cards worth it, and its gain."""
+    limit = max(len(c.get(field) or []) for c in legal if c["type"] == kind)
+    cards = _exchange_cards(hand, limit, unseen)
+    while cards:
+        command = _matching(legal, kind, field, cards)
+        if command is not None:
+            return command, _exchange_gain(hand, cards, unseen)
+        cards = cards[:-1]
+    return _matching(legal, kind, field, []), 0.0
+
+
+def _opponents_sizes(state):
+    seat = state["seat"]
+    return [size for other, size in enumerate(state["hand_sizes"]) if other != seat]
+
+
+def _ollin_worth(state, command, after):
+    """What the play's Ollin effect is worth (the lay-aside card is already in `after`)."""
+    if command.get("ollin") != "others_draw":
+        return 0.0
+    sizes = _opponents_sizes(state)[: state["draw_pile_size"]]
+    return sum(DRAW_WORTH + (THREAT + 1 - size if size <= THREAT else 0) for size in sizes)
+
+
+def _play_score(state, command, hand, base, leading):
+    after = _without(hand, command["cards"])
+    if command.get("lay_aside") is not None:
+        after = _without(after, [command["lay_aside"]])
+    if not after:
+        return WIN
+    score = base - _cost(after) + _ollin_worth(state, command, after)
+    count = len(command["cards"])
+    if leading:
+        score += 0.3 * (count - 1)  # a bigger set is harder to beat
+        threatened = [size for size in _opponents_sizes(state) if size <= THREAT]
+        if threatened and count > max(threatened):
+            score += 3.0  # they cannot answer it, so cannot go out on it
+    return score
+
+
+def greedy(view, feed, rng):
+    """The command this seat sends: the one that lowers its hand's cost most."""
+    state, legal = view["state"], view["legal"]
+    hand = state["hand"]
+    unseen = _unseen_kinds(state, feed)
+    if state["phase"] == "exchange":
+        command, _ = _best_exchange(legal, "exchange", "cards", hand, unseen)
+        return command
+    leading = state["table"] is None
+    base = _cost(hand)
+    best, best_score, scored = None, None, {}
+    for command in legal:
+        if command["type"] != "play":
+            continue
+        key = (tuple(command["cards"]), command.get("ollin"), command.get("lay_aside"))
+        if key in scored:
+            continue
+        scored[key] = score = _play_score(state, command, hand, base, leading)
+        if best_score is None or score > best_score:
+            best, best_score = command, score
+    if leading:
+        return best
+    passing, gain = _best_exchange(legal, "pass", "exchange", hand, unseen)
+    threatened = any(size <= THREAT for size in _opponents_sizes(state))
+    pass_score = gain - PASS_COST - (3.0 if threatened else 0.0)
+    if best is None or pass_score > best_score:
+        return passing
+    return best
+
+
+# --- sampling the unseen cards
+
+
+def _played_this_round(feed):
+    """The cards played since the last deal, from the feed; None without a feed."""
+    if not feed:
+        return None
+    played = None
+    for event in feed:
+        if event.get("type") == "dealt":
+            played = []
+        elif event.get("type") == "played" and played is not None:
+            played += event["cards"]
+    return played
+
+
+def _deal_unseen(seen, seat, played, rng):
+    """A full state matching `seen` (the seat's view), or None when `played` (the cards
+    played this round, None: unknown) does not fit it."""
+    hand, laid = list(seen["hand"]), list(seen["laid_aside"])
+    table = seen["table"]["cards"] if seen["table"] is not None else []
+    players = seen["players"]
+    in_sight = sum(seen["hand_sizes"]) + sum(seen["laid_aside_counts"]) + seen["draw_pile_size"]
+    played_count = len(CARDS) - in_sight
+    known_played = table if played is None else played
+    pool = Counter(CARDS)
+    pool.subtract(Counter(hand) + Counter(laid) + Counter(known_played))
+    if min(pool.values()) < 0 or len(known_played) > played_count:
+        return None
+    if played is not None and len(played) != played_count:
+        return None
+    unseen = sorted(pool.elements())
+    rng.shuffle(unseen)
+    hands, laid_aside = [], []
+    for other in range(players):
+        if other == seat:
+            hands.append(hand)
+            laid_aside.append(laid)
+            continue
+        size, aside = seen["hand_sizes"][other], seen["laid_aside_counts"][other]
+        hands.append(unseen[:size])
+        laid_aside.append(unseen[size : size + aside])
+        unseen = unseen[size + aside :]
+    pile = unseen[: seen["draw_pile_size"]]
+    rest = unseen[seen["draw_pile_size"] :]
+    phase = seen["phase"]
+    leader = seen["leader"] if phase == "play" else seen["starting_seat"]
+    return {
+        "players": players,
+        "seed": f"sample/{rng.getrandbits(64):016x}",  # later rounds' deals are unknown too
+        "deck": None,
+        "options": dict(seen["options"]),
+        "phase": phase,
+        "round": seen["round"],
+        "starting_seat": seen["starting_seat"],
+        "turn": seen["turn"],
+        "leader": leader,
+        "hands": hands,
+        "draw_pile": pile,
+        "laid_aside": laid_aside,
+        "played": list(known_played) + rest,
+        "table": None if seen["table"] is None else dict(seen["table"], cards=list(table)),
+        "passed": list(seen["passed"]),
+        "round_winner": seen["round_winner"],
+        "round_scores": [list(scores) for scores in seen["round_scores"]],
+        "totals": list(seen["totals"]),
+        "rounds_won": list(seen["rounds_won"]),
+    }
+
+
+def sample(view, feed, rng):
+    """A full Alebrijes state this seat cannot tell from the true one.
+
+    The others' hands and laid-aside cards and the draw pile are dealt at random from the
+    cards the seat has not seen: not in its hand, not laid aside by it, not played this
+    round (from the feed; without one, only the table's cards are known to be played and
+    the rest of what was played is drawn at random too). The seed is drawn anew, so later
+    rounds' deals are unknown as well.
+    """
+    seen, seat = view["state"], view["seat"]
+    state = _deal_unseen(seen, seat, _played_this_round(feed), rng)
+    if state is None:  # a feed that does not fit the view: trust the view alone
+        state = _deal_unseen(seen, seat, None, rng)
+    if state is None:
+        raise ValueError("the view's card counts do not add up to the deck")
+    return state
