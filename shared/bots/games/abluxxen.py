@@ -8,13 +8,17 @@ the scoring pile, -1 for every card in hand). `greedy`:
   worth their loss too, a high row is safer from being abluxxed, and jokers are spent
   only where they make the row bigger or reach an attack ("use jokers to build strong
   combinations"). A row that empties the hand ends the game: played only when leading.
-- Abluxxes every row it may ("abluxx timely"): an attack costs nothing and the attacked
-  player loses the row from in front either way; clockwise, so it attacks the first
-  target each time and keeps every later one.
-- Answers an abluxx by taking the row back (it keeps a good row for later), except under
-  the rulebook once the draw pile is empty with more than two players, where giving the
-  row up costs no card in hand; published: keeps a stolen row only while the game is
-  young and the row joins cards in hand.
+- Abluxxes every strictly lower row it may ("abluxx timely"): an attack costs nothing
+  and the attacked player loses the row from in front either way; clockwise, so it
+  attacks the first such target each time and keeps every later one. A row of equal
+  value is left alone: its owner would take it back and play it against this row, and
+  two bots doing that would never end the game.
+- Answers an abluxx under the rulebook by taking the row back (giving it up costs as
+  much and scores for the attacker), except once the draw pile is empty with more than
+  two players, where giving it up costs no card in hand and the attacker stays behind;
+  under the published rules by discarding it and drawing fresh cards, some chosen from
+  the display (measured far stronger than taking it back). Published: keeps a stolen
+  row only while the game is young and the row joins cards in hand.
 - Draws the display cards that join its hand (more copies of a number, jokers), and
   under the published rules leaves the display for the pile when nothing there fits.
 - Toward the end (a short supply) plays its biggest rows to empty the hand when ahead.
@@ -30,7 +34,7 @@ from collections import Counter
 from shared.games.abluxxen.facts import CARDS, JOKER, row_value, sorted_cards
 
 ATTACK_WORTH = 1.5  # per card of an abluxxed row: the owner loses it from in front
-JOKER_COST = 0.6  # a joker kept is a bigger row or an attack later
+JOKER_COST = 1.5  # a joker kept is a bigger row or an attack later
 EXPOSURE = 1.0  # per card of a top row that is easy to abluxx
 _RISK = {1: 0.6, 2: 0.35, 3: 0.15}  # how likely a row of that many cards is abluxxed
 ENDGAME_SUPPLY = 12  # draw pile size from which the end is near
@@ -65,8 +69,7 @@ def _row_score(state, seat, cards):
         row = entry["top_row"]
         if entry["seat"] == seat or row is None or len(row) != count:
             continue
-        target = entry["top_row_value"]
-        if target < value or (target == value and not published and value != 14):
+        if entry["top_row_value"] < value:
             score += ATTACK_WORTH * count
     jokers = cards.count(JOKER)
     score -= JOKER_COST * jokers
@@ -86,9 +89,28 @@ def _play(view, seat):
     return best
 
 
+def _attack(view):
+    """The first target clockwise whose row is strictly lower, else stop.
+
+    A row of equal value is left alone: its owner would take it back and play it
+    again against this row, and two players doing so would never end the game.
+    """
+    attack = view["state"]["attack"]
+    seats = view["state"]["seats"]
+    for command in view["legal"]:
+        if (
+            command["type"] == "attack"
+            and seats[command["target"]]["top_row_value"] < attack["value"]
+        ):
+            return command
+    return {"type": "stop"}
+
+
 def _answer(view, seat):
     state, legal = view["state"], view["legal"]
     choices = {command["choice"]: command for command in legal}
+    if "discard" in choices:  # published: fresh cards, some chosen from the display
+        return choices["discard"]
     if "give_up" in choices and state["draw_pile_count"] == 0 and len(state["seats"]) > 2:
         attacker = state["attack"]["seat"]
         scores, row = _scores(state), len(state["attack"]["row"])
@@ -137,7 +159,7 @@ def greedy(view, feed, rng):
     if phase == "play":
         return _play(view, seat)
     if phase == "attack":
-        return view["legal"][0]  # the first target clockwise (or stop when none is left)
+        return _attack(view)
     if phase == "answer":
         return _answer(view, seat)
     if phase == "keep":

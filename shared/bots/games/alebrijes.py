@@ -27,15 +27,13 @@ from collections import Counter
 
 from shared.games.alebrijes.cards import CARDS, sorted_cards
 
-GROUP_COST = 2.0  # a group still in hand needs one more play to shed
+GROUP_COST = 12.0  # a group still in hand needs one more play to shed
 CARD_COST = 0.5  # every card still in hand is one more to get rid of
 PASS_COST = 2.0  # passing gives up the rest of the trick
 THREAT = 2  # an opponent with this many cards or fewer may go out any moment
-DRAW_WORTH = 1.5  # one card more in an opponent's hand (Ollin "others_draw")
+DRAW_WORTH = 5.0  # one card more in an opponent's hand (Ollin "others_draw")
 EXCHANGE_MARGIN = 0.25  # exchange a card only when it is clearly worth it
 WIN = 1000.0
-
-_TYPES = [(card[0], int(card[1])) for card in sorted(set(CARDS))]
 
 
 def reflex(view, feed, rng):
