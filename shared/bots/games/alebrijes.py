@@ -33,7 +33,9 @@ PASS_COST = 2.0  # passing gives up the rest of the trick
 THREAT = 2  # an opponent with this many cards or fewer may go out any moment
 DRAW_WORTH = 5.0  # one card more in an opponent's hand (Ollin "others_draw")
 EXCHANGE_MARGIN = 0.25  # exchange a card only when it is clearly worth it
+LEAD_SET = 0.3  # per card of a set led beyond the first
 WIN = 1000.0
+_KINDS = Counter(card[:2] for card in CARDS)  # cards of each colour and number, Ollin or not
 
 
 def reflex(view, feed, rng):
@@ -78,43 +80,40 @@ class _Hand:
             + CARD_COST * self.size
         )
 
-    def added_cost(self, colour, number):
-        """How much one more card of that colour and number would cost."""
-        points = max(0, number - self.highest.get(colour, 0))
-        if colour == "J":
-            new_group = number not in self.jokers and number not in self.numbers
-        else:
-            # a lonely joker of that number joins the new group: no group more
-            new_group = (colour, number) not in self.groups and not (
-                number in self.jokers and number not in self.numbers
-            )
-        return points + GROUP_COST * new_group + CARD_COST
-
 
 def _cost(cards):
     return _Hand(cards).cost() if cards else 0.0
 
 
 def _expected_draw_cost(cards, unseen):
-    """The expected cost a card drawn from the unseen ones adds to `cards`."""
-    hand, total = _Hand(cards), sum(unseen.values())
-    if not total:
-        return 0.0
-    return sum(hand.added_cost(*kind) * count for kind, count in unseen.items()) / total
+    """The expected cost one card drawn from `unseen` ([(colour, number, count)]) adds to
+    `cards`: the points it raises its colour by, a new group unless one of its number and
+    colour is held (a lonely joker of its number joins it), and the card itself."""
+    hand, total, spent = _Hand(cards), 0, 0.0
+    lonely = {number for number in hand.jokers if number not in hand.numbers}
+    for colour, number, count in unseen:
+        top = hand.highest.get(colour, 0)
+        if colour == "J":
+            new_group = number not in hand.jokers and number not in hand.numbers
+        else:
+            new_group = (colour, number) not in hand.groups and number not in lonely
+        spent += count * ((number - top if number > top else 0) + GROUP_COST * new_group)
+        total += count
+    return spent / total + CARD_COST if total else 0.0
 
 
 def _unseen_kinds(state, feed):
-    """How many cards of each (colour, number) this seat has not seen this round."""
-    seen = Counter(state["hand"]) + Counter(state["laid_aside"] or [])
+    """[(colour, number, count)]: the cards this seat has not seen this round, by kind."""
+    seen = list(state["hand"]) + list(state["laid_aside"] or [])
     played = _played_this_round(feed)
     if played is not None:
-        seen += Counter(played)
+        seen += played
     elif state["table"] is not None:
-        seen += Counter(state["table"]["cards"])
-    kinds = Counter()
-    for card, count in (Counter(CARDS) - seen).items():
-        kinds[(card[0], int(card[1]))] += count
-    return kinds
+        seen += state["table"]["cards"]
+    kinds = dict(_KINDS)
+    for card in seen:
+        kinds[card[:2]] -= 1
+    return [(kind[0], int(kind[1]), count) for kind, count in kinds.items() if count > 0]
 
 
 # --- choosing
@@ -127,7 +126,10 @@ def _exchange_cards(hand, limit, unseen):
         base, best, gain = _cost(left), None, EXCHANGE_MARGIN
         for card in sorted(set(left)):
             rest = _without(left, [card])
-            saved = base - _cost(rest) - _expected_draw_cost(rest, unseen)
+            saved = base - _cost(rest)
+            if saved - CARD_COST <= gain:
+                continue  # a drawn card costs at least CARD_COST: not worth it anyway
+            saved -= _expected_draw_cost(rest, unseen)
             if saved > gain:
                 best, gain = card, saved
         if best is None:
@@ -185,7 +187,7 @@ def _play_score(state, command, hand, base, leading):
     score = base - _cost(after) + _ollin_worth(state, command, after)
     count = len(command["cards"])
     if leading:
-        score += 0.3 * (count - 1)  # a bigger set is harder to beat
+        score += LEAD_SET * (count - 1)  # a set is hard to shed but by leading it
         threatened = [size for size in _opponents_sizes(state) if size <= THREAT]
         if threatened and count > max(threatened):
             score += 3.0  # they cannot answer it, so cannot go out on it
@@ -227,15 +229,14 @@ def greedy(view, feed, rng):
 
 def _played_this_round(feed):
     """The cards played since the last deal, from the feed; None without a feed."""
-    if not feed:
-        return None
-    played = None
-    for event in feed:
-        if event.get("type") == "dealt":
-            played = []
-        elif event.get("type") == "played" and played is not None:
+    played = []
+    for event in reversed(feed):  # back to the round's deal only
+        kind = event.get("type")
+        if kind == "dealt":
+            return played
+        if kind == "played":
             played += event["cards"]
-    return played
+    return None  # no deal in the feed: it tells nothing
 
 
 def _deal_unseen(seen, seat, played, rng):
