@@ -18,7 +18,8 @@ CONFIGURATIONS = [(2, {}), (3, {"published": True}), (4, {}), (5, {"published": 
 
 def play(players, options, seed, greedy_seats=(0,), visit=None):
     """Play one seeded game, `greedy_seats` greedy and the others random; call
-    `visit(table, seat to act, API view, its feed)` at every position. The final table."""
+    `visit(table, seat to act, API view, its feed)` at every position. The final table
+    and every seat's feed."""
     seats = [{"name": f"p{seat}"} for seat in range(players)]
     events = tables.create("g", "abluxxen", seats, {**options, "seed": str(seed)}, str(seed))
     table, feeds = None, [[] for _ in range(players)]
@@ -29,7 +30,7 @@ def play(players, options, seed, greedy_seats=(0,), visit=None):
             for seat in range(players):
                 feeds[seat].append(tables.redact(table, event, seat))
         if table["status"] != "active":
-            return table
+            return table, feeds
         (seat,) = tables.to_act(table)
         view = tables.view(table, 0, seat)
         if visit:
@@ -91,7 +92,7 @@ def test_greedy_beats_random(players, published):
     for seed in range(games):
         greedy_seat = seed % players
         options = {"published": published}
-        winners = play(players, options, 100 + seed, (greedy_seat,))["result"]["winners"]
+        winners = play(players, options, 100 + seed, (greedy_seat,))[0]["result"]["winners"]
         wins += 1 / len(winners) if greedy_seat in winners else 0
     assert wins >= games * 0.75
 
@@ -165,3 +166,15 @@ def test_sample_falls_back_to_the_view_when_the_feed_does_not_fit_it():
             check_sample(table, seat, view, stale, random.Random(step))
             return
     raise AssertionError("no position with covered rows")
+
+
+@pytest.mark.parametrize("published", [False, True])
+def test_sample_matches_the_view_of_a_finished_game(published):
+    for seed in range(3):
+        table, feeds = play(3, {"published": published}, 200 + seed, greedy_seats=(0, 1))
+        for seat in range(3):
+            view = tables.view(table, 0, seat)
+            for known in (feeds[seat], []):
+                sampled = bot.sample(view, known, random.Random(seed))
+                assert abluxxen.view(sampled, seat) == view["state"]
+                assert abluxxen.to_act(sampled) == [] and abluxxen.legal(sampled, seat) == []

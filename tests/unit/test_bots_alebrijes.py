@@ -17,7 +17,8 @@ CONFIGURATIONS = [(2, {}), (3, {}), (4, {"one_turn": True}), (5, {})]
 
 def play(players, options, seed, greedy_seats=(0,), visit=None):
     """Play one seeded game, `greedy_seats` greedy and the others random; call
-    `visit(table, seat to act, API view, its feed)` at every position. The final table."""
+    `visit(table, seat to act, API view, its feed)` at every position. The final table
+    and every seat's feed."""
     seats = [{"name": f"p{seat}"} for seat in range(players)]
     events = tables.create("g", "alebrijes", seats, {**options, "seed": str(seed)}, str(seed))
     table, feeds = None, [[] for _ in range(players)]
@@ -28,7 +29,7 @@ def play(players, options, seed, greedy_seats=(0,), visit=None):
             for seat in range(players):
                 feeds[seat].append(tables.redact(table, event, seat))
         if table["status"] != "active":
-            return table
+            return table, feeds
         (seat,) = tables.to_act(table)
         view = tables.view(table, 0, seat)
         if visit:
@@ -90,7 +91,7 @@ def test_greedy_beats_random(players):
     games, wins = 12, 0.0
     for seed in range(games):
         greedy_seat = seed % players
-        winners = play(players, {"rounds": 1}, 100 + seed, (greedy_seat,))["result"]["winners"]
+        winners = play(players, {"rounds": 1}, 100 + seed, (greedy_seat,))[0]["result"]["winners"]
         wins += 1 / len(winners) if greedy_seat in winners else 0
     assert wins >= games * 0.75
 
@@ -153,3 +154,14 @@ def test_sample_falls_back_to_the_view_when_the_feed_does_not_fit_it():
             check_sample(table, seat, view, stale, random.Random(step))
             return
     raise AssertionError("no position with a combination on the table")
+
+
+def test_sample_matches_the_view_of_a_finished_game():
+    for seed in range(3):
+        table, feeds = play(3, {"rounds": 1}, 200 + seed, greedy_seats=(0, 1))
+        for seat in range(3):
+            view = tables.view(table, 0, seat)
+            for known in (feeds[seat], []):
+                sampled = bot.sample(view, known, random.Random(seed))
+                assert alebrijes.view(sampled, seat) == view["state"]
+                assert alebrijes.to_act(sampled) == [] and alebrijes.legal(sampled, seat) == []

@@ -215,6 +215,14 @@ def _seen_in_feed(feed, players):
     return seen
 
 
+def _held(seen, known, seat):
+    """The cards known to be in `seat`'s hand: all of them once the game is over (the
+    view shows every hand), else those the feed showed it take (`known`, None: none)."""
+    if seen["hands"] is not None:
+        return Counter(seen["hands"][seat])
+    return Counter() if known is None else known.held[seat]
+
+
 def _deal_unseen(view, known, rng):
     """A full state matching the seat's view, or None when `known` (a _Seen, or None)
     does not fit it."""
@@ -235,14 +243,17 @@ def _deal_unseen(view, known, rng):
                 return None
             if len(known.scoring[other]) != entry["scoring_pile_count"]:
                 return None
-            if other != seat and sum(known.held[other].values()) > entry["hand_count"]:
-                return None
             pool.subtract(Counter(known.covered[other]) + Counter(known.scoring[other]))
-            if other != seat:
-                pool.subtract(known.held[other])
         if len(known.discard) != seen["discard_pile_count"]:
             return None
         pool.subtract(Counter(known.discard))
+    held = [_held(seen, known, entry["seat"]) for entry in seats]
+    for entry in seats:
+        other = entry["seat"]
+        if other != seat:
+            if sum(held[other].values()) > entry["hand_count"]:
+                return None
+            pool.subtract(held[other])
     if min(pool.values()) < 0:
         return None
     unseen = sorted(pool.elements())
@@ -259,8 +270,8 @@ def _deal_unseen(view, known, rng):
         if other == seat:
             hands.append(hand)
         else:
-            held = [] if known is None else list(known.held[other].elements())
-            hands.append(sorted_cards(held + deal(entry["hand_count"] - len(held))))
+            cards = list(held[other].elements())
+            hands.append(sorted_cards(cards + deal(entry["hand_count"] - len(cards))))
         if known is None:
             covered.append(deal(entry["covered_count"]))
             scoring.append(deal(entry["scoring_pile_count"]))
