@@ -31,6 +31,9 @@ GROUP_COST = 12.0  # a group still in hand needs one more play to shed
 CARD_COST = 0.5  # every card still in hand is one more to get rid of
 PASS_COST = 2.0  # passing gives up the rest of the trick
 THREAT = 2  # an opponent with this many cards or fewer may go out any moment
+THREAT_LEAD = 3.0  # leading a set bigger than a threatening opponent's hand
+THREAT_PASS = 3.0  # passing while an opponent may go out
+THREAT_DRAW = 1.0  # per card fewer than THREAT + 1 of an opponent made to draw
 DRAW_WORTH = 5.0  # one card more in an opponent's hand (Ollin "others_draw")
 EXCHANGE_MARGIN = 0.25  # exchange a card only when it is clearly worth it
 LEAD_SET = 0.3  # per card of a set led beyond the first
@@ -175,7 +178,9 @@ def _ollin_worth(state, command, after):
     if command.get("ollin") != "others_draw":
         return 0.0
     sizes = _opponents_sizes(state)[: state["draw_pile_size"]]
-    return sum(DRAW_WORTH + (THREAT + 1 - size if size <= THREAT else 0) for size in sizes)
+    return sum(
+        DRAW_WORTH + (THREAT_DRAW * (THREAT + 1 - size) if size <= THREAT else 0) for size in sizes
+    )
 
 
 def _play_score(state, command, hand, base, leading):
@@ -190,7 +195,7 @@ def _play_score(state, command, hand, base, leading):
         score += LEAD_SET * (count - 1)  # a set is hard to shed but by leading it
         threatened = [size for size in _opponents_sizes(state) if size <= THREAT]
         if threatened and count > max(threatened):
-            score += 3.0  # they cannot answer it, so cannot go out on it
+            score += THREAT_LEAD  # they cannot answer it, so cannot go out on it
     return score
 
 
@@ -218,7 +223,7 @@ def greedy(view, feed, rng):
         return best
     passing, gain = _best_exchange(legal, "pass", "exchange", hand, unseen)
     threatened = any(size <= THREAT for size in _opponents_sizes(state))
-    pass_score = gain - PASS_COST - (3.0 if threatened else 0.0)
+    pass_score = gain - PASS_COST - (THREAT_PASS if threatened else 0.0)
     if best is None or pass_score > best_score:
         return passing
     return best
