@@ -12,7 +12,7 @@ from shared.bots.games import alebrijes as bot
 from shared.games import alebrijes
 
 MAX_STEPS = 3000  # a game takes a few hundred commands; a bug must not hang the test
-CONFIGURATIONS = [(2, {}), (3, {}), (4, {"one_turn": True}), (5, {})]
+CONFIGURATIONS = [(2, {}), (3, {}), (4, {"one_turn": True}), (6, {})]
 
 
 def play(players, options, seed, greedy_seats=(0,), visit=None):

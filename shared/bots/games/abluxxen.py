@@ -7,7 +7,7 @@ the scoring pile, -1 for every card in hand). `greedy`:
   drawn back, so a big row is pure gain), a row that can abluxx opponents' top rows is
   worth their loss too, a high row is safer from being abluxxed, and jokers are spent
   only where they make the row bigger or reach an attack ("use jokers to build strong
-  combinations"). A row that empties the hand ends the game: played only when leading.
+  combinations").
 - Abluxxes every strictly lower row it may ("abluxx timely"): an attack costs nothing
   and the attacked player loses the row from in front either way; clockwise, so it
   attacks the first such target each time and keeps every later one. A row of equal
@@ -21,7 +21,8 @@ the scoring pile, -1 for every card in hand). `greedy`:
   row only while the game is young and the row joins cards in hand.
 - Draws the display cards that join its hand (more copies of a number, jokers), and
   under the published rules leaves the display for the pile when nothing there fits.
-- Toward the end (a short supply) plays its biggest rows to empty the hand when ahead.
+- Toward the end: a row that would end the game by emptying the hand is played only
+  when that wins; and a stolen row (published) is not kept once the supply runs short.
 
 `sample` deals the cards the seat has not seen (the others' hands, the draw pile, and
 without a feed the covered rows, scoring piles and discard pile) at random; the feed
