@@ -238,8 +238,11 @@ class AlakablastInformed(Event):
         required=True,
         metadata={"description": "Every open card of the target's that the clue matches."},
     )
-    clue = fields.Nested(AlakablastClue, required=True)
-    confirmed_claim = fields.Nested(AlakablastClaim, allow_none=True)
+    clue = fields.Nested(
+        AlakablastClue,
+        required=True,
+        metadata={"description": "Only the clue: nothing says whether a claim was right."},
+    )
 
 
 class AlakablastDuelDeclared(Event):
