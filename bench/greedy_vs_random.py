@@ -3,7 +3,7 @@
     .venv/bin/python bench/greedy_vs_random.py alebrijes --players 2 --games 200
     .venv/bin/python bench/greedy_vs_random.py abluxxen --players 3 --option published=true
 
-One seat plays `greedy` (shared/bots/games/<game>.py), the others pick uniformly among the
+One seat plays `greedy` (shared.bots.games.<game>), the others pick uniformly among the
 legal commands; the greedy seat rotates so it holds every seat equally often. A shared
 victory counts as a share of a win. Prints the win share with a 95% confidence interval
 (normal approximation), the fair share, and greedy's decision time (mean and p99).

@@ -2,23 +2,14 @@
 command and beats random play; sample deals a full state the seat cannot tell from the
 true one, using the feed to know the cards played this round."""
 
-import importlib
 import random
 from collections import Counter
 
 import pytest
 
-import shared.bots
 from shared import table as tables
+from shared.bots.games import alebrijes as bot
 from shared.games import alebrijes
-
-# shared/bots/__init__.py on this branch calls the rules packages `games`, a name that
-# importing the subpackage shared.bots.games rebinds: put it back, so the bots' other
-# tests still find the rules. (Harmless once shared/bots/__init__.py avoids the clash.)
-_RULES_NAME = getattr(shared.bots, "games", None)
-bot = importlib.import_module("shared.bots.games.alebrijes")
-if _RULES_NAME is not None:
-    shared.bots.games = _RULES_NAME
 
 MAX_STEPS = 3000  # a game takes a few hundred commands; a bug must not hang the test
 CONFIGURATIONS = [(2, {}), (3, {}), (4, {"one_turn": True}), (6, {})]
