@@ -25,7 +25,7 @@ import math
 import random
 import sys
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 
 from shared import bots, games, table
 from shared.games.base import RuleError
@@ -243,7 +243,9 @@ def run(game_names, levels, games_per, seed, jobs, think_ms, rounds, progress=Tr
     outcomes = []
     bar = _progress(len(tasks), progress)
     if jobs > 1:
-        with Pool(jobs) as pool:
+        # Spawned, not forked: a fork of a process with threads (a test runner, a
+        # Redis client's) may copy a lock some thread held, and hang.
+        with get_context("spawn").Pool(jobs) as pool:
             for outcome in pool.imap_unordered(play_one, tasks):
                 outcomes.append(outcome)
                 bar.update(1)

@@ -43,7 +43,9 @@ def test_a_few_games_with_every_level_end_and_are_summarised(case, tmp_path, cap
         assert row["seat_games"] == 3 and row["fair_share"] == pytest.approx(1 / 3)
         assert row["ci95"][0] <= row["win_share"] <= row["ci95"][1]
         assert row["decisions"] > 0 and row["p50_ms"] <= row["p99_ms"]
-    assert rows["ismcts"]["p99_ms"] <= 1.5 * 20 * 3  # a loose bound: the machine is shared
+    # The median only: the p99 of a few dozen 20 ms decisions on a shared machine is
+    # one preemption; the tournament measures it over many.
+    assert rows["ismcts"]["p50_ms"] <= 1.5 * 20
     printed = capsys.readouterr().out
     assert case.game in printed and "ismcts" in printed and "95% CI" in printed
     written = json.loads(out.read_text())
