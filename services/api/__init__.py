@@ -5,7 +5,7 @@ from flask import Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from services.api import errors, fields, schemas
+from services.api import body, caching, errors, fields, limits, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 
@@ -72,6 +72,10 @@ def create_app(deps=None, *, spec_only=False):
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
+    if deps is not None:
+        limits.install(app, deps)
+    app.before_request(body.check_json_body)
+    app.after_request(caching.cache_headers)
     app.register_error_handler(ApiError, errors.handle_api_error)
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)

@@ -31,6 +31,7 @@ STATUS = {
     "payload_too_large": 413,
     "unsupported_media_type": 415,
     "illegal_move": 422,
+    "rate_limited": 429,
     "internal_error": 500,
 }
 
@@ -43,17 +44,19 @@ _HTTP_CODES = {
     413: "payload_too_large",
     415: "unsupported_media_type",
     422: "bad_request",
+    429: "rate_limited",
 }
 
 
 class ApiError(Exception):
     """A refusal with a stable code; `errors` details field-level problems."""
 
-    def __init__(self, code, detail, errors=None):
+    def __init__(self, code, detail, errors=None, headers=None):
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.errors = errors
+        self.headers = headers
 
 
 def problem(code, detail, errors=None, headers=None):
@@ -72,7 +75,7 @@ def problem(code, detail, errors=None, headers=None):
 
 
 def handle_api_error(error):
-    return problem(error.code, error.detail, error.errors)
+    return problem(error.code, error.detail, error.errors, error.headers)
 
 
 def handle_http_exception(error):

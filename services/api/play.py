@@ -10,6 +10,7 @@ from services.api.auth import seat_of
 from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
+from services.api.limits import open_wait
 from services.api.schemas import ALL_COMMANDS
 from shared import jsonutil, table
 
@@ -27,7 +28,7 @@ class GameView(MethodView):
     @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.View)
     @blp.alt_response(304, description="Long-poll: the version did not pass `after` in time.")
-    @errors(blp, 400, 401, 403, 404)
+    @errors(blp, 400, 401, 403, 404, 429)
     @blp.doc(security=BEARER)
     def get(self, query, game_id):
         """What the caller's seat may see (a seat token), or the spectator view (none).
@@ -44,7 +45,9 @@ class GameView(MethodView):
         view = jsonutil.loads(raw)
         if view["version"] > after or view["status"] in OVER:
             return json_response(raw)
-        if not watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id)):
+        with open_wait(query["wait"]):
+            moved = watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id))
+        if not moved:
             return Response(status=304)
         return json_response(_view(d, game_id, seat))
 
@@ -84,7 +87,7 @@ class Commands(MethodView):
         },
     )
     @blp.response(200, schemas.Moved)
-    @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422)
+    @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422, 429)
     def post(self, game_id):
         """Send one command as the token's seat. Returns the new version and the
         events it caused, as this seat may see them."""

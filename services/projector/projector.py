@@ -16,7 +16,7 @@ from redis.exceptions import ResponseError
 
 from services.game.service import read_checkpoint
 from services.worker.schedule import Nothing
-from shared import jsonutil, table
+from shared import games, jsonutil, table
 
 log = logging.getLogger(__name__)
 
@@ -78,10 +78,11 @@ class Projector:
         """Keep the cross-game indexes in step and tell the API processes that the
         game's views changed."""
         pipe = self.redis.pipeline(transaction=False)
-        if current["status"] == "waiting":
-            pipe.zadd(self.keys.lobby, {game_id: first_at}, nx=True)
-        else:
-            pipe.zrem(self.keys.lobby, game_id)
+        for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
+            if current["status"] == "waiting":
+                pipe.zadd(lobby, {game_id: first_at}, nx=True)
+            else:
+                pipe.zrem(lobby, game_id)
         if current["status"] in ("finished", "cancelled"):
             pipe.srem(self.keys.live, game_id)
         else:
@@ -128,7 +129,8 @@ class Projector:
         """Throw every read model away and project every game again from its stream."""
         game_ids = self.store.game_ids()
         pipe = self.redis.pipeline(transaction=False)
-        for key in [self.keys.lobby, self.keys.live, *map(self.keys.checkpoint, game_ids)]:
+        lobbies = [self.keys.lobby, *map(self.keys.lobby_of, games.NAMES)]
+        for key in [*lobbies, self.keys.live, *map(self.keys.checkpoint, game_ids)]:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
         for game_id in game_ids:
