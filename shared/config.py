@@ -14,9 +14,9 @@ class Config:
     key_prefix: str = ""
     # Abuse limits of the API (services/api/limits.py); RATE_LIMITS=off for load tests.
     rate_limits: bool = True
-    rate_limit_create: str = "60/minute"
-    rate_limit_commands: str = "50/second"
-    rate_limit_streams: int = 100
+    rate_limit_create: str = "120/minute"
+    rate_limit_commands: str = "60/second;1800/minute"
+    rate_limit_streams: int = 200
     trusted_proxies: int = 0
 
     @classmethod

@@ -157,7 +157,7 @@ def test_the_default_limits_let_a_fast_whole_game_through(deps, projector):
 
 def test_the_limits_are_read_from_the_environment():
     config = Config.from_env({})
-    assert config.rate_limits and config.rate_limit_create == "60/minute"
+    assert config.rate_limits and config.rate_limit_create == "120/minute"
     env = {
         "RATE_LIMITS": "off",
         "RATE_LIMIT_CREATE": "5/second",
