@@ -1,7 +1,7 @@
 """Abuse limits, kept in the deployment's Redis so every API process counts together.
 
 - Opening tables: RATE_LIMIT_CREATE per client address (flask-limiter).
-- Commands: RATE_LIMIT_COMMANDS per seat token (flask-limiter); this also bounds how
+- Commands: RATE_LIMIT_COMMANDS per seat (flask-limiter); this also bounds how
   often the seat on turn in Alien may shout a wrong CAPTURED!, which costs nothing.
 - Open long-polls and event streams: at most RATE_LIMIT_STREAMS at once per client
   address. Each holds a lease in a sorted set per address (Redis, not the process);
@@ -16,7 +16,6 @@ import math
 import secrets
 import time
 from contextlib import contextmanager
-from hashlib import sha256
 from urllib.parse import urlsplit
 
 from flask import current_app, request
@@ -27,6 +26,7 @@ from redis import RedisCluster
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.api.errors import ApiError, problem
+from shared import tokens
 
 LIMITED = {  # endpoint -> (the Config field with its limit, what the limit counts)
     "games.Games": ("rate_limit_create", "address"),
@@ -84,12 +84,14 @@ def _storage(config, client):
 
 
 def _seat():
-    """A command's limit counts per seat token (a seat has one token); no token, per
-    address (the request is refused as unauthorized anyway)."""
-    header = request.headers.get("Authorization", "")
-    if not header:
+    """A command's limit counts per seat: the game and seat its token names once
+    verified (so "1" and "01" are one seat). A request with no genuine token counts
+    per address (it is refused as unauthorized anyway)."""
+    token = request.headers.get("Authorization", "").partition(" ")[2].strip()
+    held = tokens.verify(current_app.extensions["tablestream"].service.secret, token)
+    if held is None:
         return f"address:{get_remote_address()}"
-    return "seat:" + sha256(header.encode()).hexdigest()[:32]
+    return f"seat:{held[0]}:{held[1]}"
 
 
 def _refused(limiter, error):
