@@ -45,7 +45,7 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return {1, ARGV[2]}
 """
-LONGEST_LEASE = 60.0  # seconds; a stream renews its lease well before
+LONGEST_LEASE = 60.0  # seconds: a stream's, renewed well before it lapses
 
 
 def install(app, deps):
@@ -130,6 +130,8 @@ class Leases:
 
 
 class Lease:
+    """One open long-poll's or stream's place in its address's cap."""
+
     def __init__(self, redis, key, lease):
         self.redis, self.key, self.lease = redis, key, lease
 
@@ -147,10 +149,8 @@ class NoLeases:
     """RATE_LIMITS=off: every request gets a lease that holds nothing."""
 
     def take(self, seconds):
-        return NoLease()
+        return self
 
-
-class NoLease:
     def renew(self, seconds):
         pass
 

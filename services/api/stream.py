@@ -16,7 +16,7 @@ from flask_smorest import Blueprint
 from services.api.auth import seat_of
 from services.api.deps import deps, errors, refused
 from services.api.errors import ApiError
-from services.api.limits import lease
+from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import OVER, event_as_seen, projected, watcher
 from services.api.schemas import MAX_VERSION
 from shared import jsonutil
@@ -26,7 +26,6 @@ blp = Blueprint("stream", __name__, url_prefix="/v1/games", description="Live up
 KEEPALIVE = 15.0
 LONGEST = 3600.0  # then the client reconnects with Last-Event-ID
 BATCH = 200
-LEASE = 4 * KEEPALIVE  # an open stream's hold on its address's cap; renewed every KEEPALIVE
 
 
 @blp.route("/<game_id>/stream")
@@ -61,7 +60,7 @@ class EventStream(MethodView):
             version, current = d.service.load(game_id, fresh=True)
         if current["status"] in OVER and after >= version:
             return Response(status=204)
-        held = lease(LEASE)  # released when the stream closes, however it ends
+        held = lease(LONGEST_LEASE)  # given back when the stream closes, however it ends
         events = _events(d, game_id, seat, after, held)
         response = Response(stream_with_context(events), mimetype="text/event-stream")
         response.headers["X-Accel-Buffering"] = "no"
@@ -86,7 +85,7 @@ def _events(d, game_id, seat, after, held):
     renew_at = time.monotonic() + KEEPALIVE
     while time.monotonic() < stop_at:
         if time.monotonic() > renew_at:
-            held.renew(LEASE)
+            held.renew(LONGEST_LEASE)
             renew_at = time.monotonic() + KEEPALIVE
         records = d.store.read(game_id, after=after, limit=BATCH)
         if records:
