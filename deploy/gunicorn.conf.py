@@ -9,7 +9,8 @@ import multiprocessing
 import os
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
-worker_class = "gevent"
+# gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
+worker_class = "services.api.gunicorn_worker.ProblemWorker"
 worker_connections = 10_000
 accesslog = None
 errorlog = "-"

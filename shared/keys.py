@@ -63,6 +63,11 @@ class Keys:
         """Pub/sub channel: "<game_id> <version>" once a game's read models are current."""
         return f"{self.prefix}changes"
 
+    def idempotency(self, digest):
+        """The first answer to a request sent with an Idempotency-Key (digest of the key
+        and its scope)."""
+        return f"{self.prefix}idem:{digest}"
+
     @property
     def secret(self):
         return f"{self.prefix}token-secret"

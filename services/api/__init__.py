@@ -1,11 +1,15 @@
 """The REST API: a Flask app factory. Routes only translate HTTP into game-service
 calls and read-model lookups; every error leaves as application/problem+json."""
 
-from flask import Flask
+import importlib.util
+import os
+from pathlib import Path
+
+from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from services.api import body, caching, errors, fields, limits, schemas
+from services.api import body, caching, cors, errors, fields, idempotency, limits, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 
@@ -28,6 +32,9 @@ class TablestreamApi(Api):
     def _register_error_handlers(self):
         pass  # ours are registered by create_app
 
+    def _register_pagination_header(self):
+        pass  # no endpoint pages with headers: keep the unused component out
+
 
 def create_app(deps=None, *, spec_only=False):
     """Build the app. `deps` (services.deps.Deps) defaults to one built from the
@@ -42,13 +49,21 @@ def create_app(deps=None, *, spec_only=False):
         MAX_CONTENT_LENGTH=MAX_BODY,
         API_TITLE="tablestream",
         API_VERSION="1.0.0",
-        OPENAPI_VERSION="3.0.3",
+        # 3.1: nullable references are `oneOf [$ref, null]`, which generators type.
+        OPENAPI_VERSION="3.1.0",
         OPENAPI_URL_PREFIX="/",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="/docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        # Swagger UI's files ship in a Python package: /docs works with no internet.
+        OPENAPI_SWAGGER_UI_URL=f"{DOCS_FILES}/",
         API_SPEC_OPTIONS={
-            "info": {"description": DESCRIPTION},
+            "info": {
+                "description": DESCRIPTION,
+                "license": {"name": "MIT", "identifier": "MIT"},
+            },
+            "servers": [
+                {"url": "http://127.0.0.1:8000", "description": "make run, on your machine"}
+            ],
             "components": {
                 "securitySchemes": {
                     "seatToken": {
@@ -64,16 +79,23 @@ def create_app(deps=None, *, spec_only=False):
     if deps is not None:
         app.extensions["tablestream.watcher"] = Watcher(deps.redis, deps.keys.changes)
     api = TablestreamApi(app)
-    api.ma_plugin.converter.add_attribute_function(fields.anyof2properties)
-    api.ma_plugin.converter.add_attribute_function(fields.seed2properties)
+    for function in fields.ATTRIBUTE_FUNCTIONS:
+        api.ma_plugin.converter.add_attribute_function(function)
+    schemas.register_unions(api.spec)
 
-    from services.api import lobby, play, stream
+    from services.api import lobby, per_game, play, stream
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
+    for blueprint in per_game.BLUEPRINTS:
+        api.register_blueprint(blueprint)
+    app.add_url_rule(f"{DOCS_FILES}/<path:name>", "docs_files", _docs_file)
     if deps is not None:
         limits.install(app, deps)
+    idempotency.install(app)
+    cors.install(app, os.environ.get("CORS_ORIGINS", ""))
+    app.before_request(_json_bodies_only)
     app.before_request(body.check_json_body)
     app.after_request(caching.cache_headers)
     app.register_error_handler(ApiError, errors.handle_api_error)
@@ -82,13 +104,33 @@ def create_app(deps=None, *, spec_only=False):
     return app
 
 
+DOCS_FILES = "/docs/files"
+
+
+def _json_bodies_only():
+    """Every request body is JSON: anything else is a 415, whichever route it reaches."""
+    if request.method == "POST" and request.content_length and not request.is_json:
+        raise ApiError("unsupported_media_type", "send the body as application/json")
+
+
+def _docs_file(name):
+    """Swagger UI's own files, from the swagger-ui-py package (no CDN)."""
+    (package,) = importlib.util.find_spec("swagger_ui").submodule_search_locations
+    return send_from_directory(Path(package) / "static", name, max_age=86400)
+
+
 DESCRIPTION = """\
 Hosts hidden-information card games (Alebrijes, Alien, Alakablast, Abluxxen)
 for your app.
 
-Open a table with `POST /v1/games`; each human seat gets a bearer token. Poll
-`GET /v1/games/{id}/view` with your token: it holds what your seat may see, who must
-act (`to_act`) and every command you may send now (`legal`), each ready to POST to
-`/v1/games/{id}/commands`. Every error is `application/problem+json` with a stable
-`code`. The rules as the server applies them: docs/rules/ in the repository.
+Open a table with `POST /v1/games`; each human seat gets a bearer token. Read
+`GET /v1/{game}/{game_id}/view` with your token: it holds what your seat may see, who
+must act (`to_act`) and every command you may send now (`legal`), each ready to POST to
+`/v1/{game}/{game_id}/commands`; the answer carries your view after the move. Each game
+has its own typed operations, so a generated client gets exact classes per game; the
+generic `/v1/games/{game_id}/...` routes answer the same, as unions told apart by `game`.
+
+Every POST takes an `Idempotency-Key` header for safe retries. Every error is
+`application/problem+json` with a stable `code`. The rules as the server applies them:
+docs/rules/ in the repository.
 """

@@ -15,10 +15,10 @@ def deps():
     return current_app.extensions["tablestream"]
 
 
-def json_response(body, status=200):
+def json_response(body, status=200, headers=None):
     """A JSON response from a value or from JSON bytes already stored."""
     raw = body if isinstance(body, bytes) else jsonutil.dumps(body)
-    return Response(raw, status, mimetype="application/json")
+    return Response(raw, status, headers=headers, mimetype="application/json")
 
 
 @contextmanager
@@ -32,11 +32,16 @@ def refused():
         raise ApiError("version_conflict", str(conflict)) from None
 
 
+# What any POST may answer besides its own refusals: a bad or reused Idempotency-Key
+# (400, 422), its first request still running (409), a body too large or not JSON.
+POSTED = (400, 409, 413, 415, 422)
+
+
 def errors(blp, *statuses):
     """Document the problem+json answers an endpoint may give, by HTTP status."""
 
     def decorate(view):
-        for status in statuses:
+        for status in sorted(set(statuses)):
             view = blp.alt_response(status, response=HTTPStatus(status).name)(view)
         return view
 

@@ -28,9 +28,13 @@ STATUS = {
     "game_not_active": 409,
     "seat_resigned": 409,
     "seat_not_away": 409,
+    "idempotency_key_in_use": 409,
     "payload_too_large": 413,
+    "uri_too_long": 414,
     "unsupported_media_type": 415,
+    "headers_too_large": 431,
     "illegal_move": 422,
+    "idempotency_key_reused": 422,
     "rate_limited": 429,
     "internal_error": 500,
 }
@@ -42,7 +46,9 @@ _HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
+    414: "uri_too_long",
     415: "unsupported_media_type",
+    431: "headers_too_large",
     422: "bad_request",
     429: "rate_limited",
 }
@@ -59,19 +65,23 @@ class ApiError(Exception):
         self.headers = headers
 
 
-def problem(code, detail, errors=None, headers=None):
-    status = STATUS.get(code, 400)
+def problem_bytes(code, detail, errors=None):
+    """The problem+json body of an error with a stable `code`."""
     body = {
         "type": f"about:blank#{code}",
         "title": code.replace("_", " "),
-        "status": status,
+        "status": STATUS.get(code, 400),
         "code": code,
         "detail": detail,
     }
     if errors:
         body["errors"] = errors
-    raw = orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
-    return Response(raw, status, headers=headers, mimetype=PROBLEM)
+    return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
+
+
+def problem(code, detail, errors=None, headers=None):
+    raw = problem_bytes(code, detail, errors)
+    return Response(raw, STATUS.get(code, 400), headers=headers, mimetype=PROBLEM)
 
 
 def handle_api_error(error):

@@ -1,25 +1,72 @@
-"""Marshmallow fields the OpenAPI document needs beyond the stock ones, and strict
-ones for request bodies: JSON has types, so "3" is not a number and 2.5 not a count."""
+"""Marshmallow fields the OpenAPI document needs beyond the stock ones, and the apispec
+attribute functions that render them so client generators can type every value.
+
+Generators (openapi-python-client, openapi-generator, openapi-typescript) pick the
+class of a union member by its discriminator or by trying each member in turn; both
+work only when every member carries a one-valued `type` (or `game`) tag, which is why
+unions here are always `oneOf` plus a `discriminator` with an explicit mapping. The
+document is OpenAPI 3.1, so a nullable value is `oneOf: [..., {type: "null"}]`, which
+every generator above types as "X or None" (3.0's `nullable` next to a `$ref` is not).
+
+Request bodies get strict fields: JSON has types, so "3" is not a number and 2.5 not a
+count.
+"""
 
 import unicodedata
 
 from marshmallow import ValidationError, fields
 
 
-class AnyOf(fields.Raw):
-    """A value documented as one of several component schemas (a game's commands or
-    states). Validation happens with the game's own schema once the game is known."""
+class Union(fields.Raw):
+    """A value that is one of several component schemas, told apart by the one-valued
+    property `discriminator` (e.g. a game's commands by "type", views by "game"). It is
+    documented as its own component `name`; validation happens elsewhere, with the
+    member the tag names."""
 
-    def __init__(self, *schemas, **kwargs):
+    def __init__(self, name, members, discriminator="type", **kwargs):
         super().__init__(**kwargs)
-        self.schemas = schemas
+        self.union_name = name
+        self.members = members  # {tag: marshmallow Schema class}
+        self.discriminator = discriminator
 
 
-def anyof2properties(self, field, **kwargs):
-    """apispec attribute function: render AnyOf as `anyOf` of the schemas' refs."""
-    if isinstance(field, AnyOf):
-        return {"anyOf": [self.resolve_nested_schema(s) for s in field.schemas]}
+class Alternatives(fields.Raw):
+    """A value documented as one of a few plain JSON schemas, e.g. a card list that a
+    redacted event shows as a count: `Alternatives({"type": "integer"}, CARDS)`."""
+
+    def __init__(self, *alternatives, **kwargs):
+        super().__init__(**kwargs)
+        self.alternatives = alternatives
+
+
+def union2properties(self, field, **kwargs):
+    """apispec attribute function: a Union becomes a $ref to its own oneOf component."""
+    if not isinstance(field, Union):
+        return {}
+    components = self.spec.components
+    if field.union_name not in components.schemas:
+        refs = {tag: self.resolve_nested_schema(s)["$ref"] for tag, s in field.members.items()}
+        components.schema(
+            field.union_name,
+            component={
+                "oneOf": [{"$ref": ref} for ref in dict.fromkeys(refs.values())],
+                "discriminator": {"propertyName": field.discriminator, "mapping": refs},
+            },
+        )
+    return _nullable(field, [{"$ref": f"#/components/schemas/{field.union_name}"}])
+
+
+def alternatives2properties(self, field, **kwargs):
+    if isinstance(field, Alternatives):
+        return _nullable(field, list(field.alternatives))
     return {}
+
+
+def _nullable(field, alternatives):
+    """OpenAPI 3.1: a nullable value is one of its alternatives or JSON null."""
+    if field.allow_none:
+        return {"oneOf": [*alternatives, {"type": "null"}]}
+    return alternatives[0] if len(alternatives) == 1 else {"oneOf": alternatives}
 
 
 class Seed(fields.Raw):
@@ -37,9 +84,9 @@ class Seed(fields.Raw):
 
 def seed2properties(self, field, **kwargs):
     if isinstance(field, Seed):
-        return {
-            "oneOf": [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 128}]
-        }
+        return _nullable(
+            field, [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 128}]
+        )
     return {}
 
 
@@ -91,3 +138,6 @@ class Text(fields.String):
         text = super()._deserialize(value, attr, data, **kwargs)
         check_printable(text)
         return text
+
+
+ATTRIBUTE_FUNCTIONS = (union2properties, alternatives2properties, seed2properties)

@@ -28,10 +28,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from services.api.errors import ApiError, problem
 from shared import tokens
 
-LIMITED = {  # endpoint -> (the Config field with its limit, what the limit counts)
-    "games.Games": ("rate_limit_create", "address"),
-    "play.Commands": ("rate_limit_commands", "seat"),
-}
+CREATE = "games.Games"  # the endpoint that opens tables (POST)
+COMMANDS = ".Commands"  # endpoints that take commands: play's and each game's typed one
 
 # KEYS[1] the address's leases; ARGV: now (ms), lease deadline (ms), lease id, cap,
 # the key's lifetime (ms). Drop dead leases, then take one if the cap allows.
@@ -64,10 +62,18 @@ def install(app, deps):
         enabled=config.rate_limits,
         swallow_errors=True,  # Redis down: serve (and fail there), do not refuse everyone
     )
-    for endpoint, (setting, counts) in LIMITED.items():
-        key = _seat if counts == "seat" else get_remote_address
-        limit = limiter.limit(getattr(config, setting), key_func=key, methods=["POST"])
-        app.view_functions[endpoint] = limit(app.view_functions[endpoint])
+    # Shared limits: the generic and the typed command routes count together.
+    create = limiter.shared_limit(
+        config.rate_limit_create, "create", key_func=get_remote_address, methods=["POST"]
+    )
+    commands = limiter.shared_limit(
+        config.rate_limit_commands, "commands", key_func=_seat, methods=["POST"]
+    )
+    for endpoint, view in list(app.view_functions.items()):
+        if endpoint == CREATE:
+            app.view_functions[endpoint] = create(view)
+        elif endpoint.endswith(COMMANDS):
+            app.view_functions[endpoint] = commands(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
     leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
     app.extensions["tablestream.leases"] = leases if config.rate_limits else NoLeases()

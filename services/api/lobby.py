@@ -6,11 +6,19 @@ from flask_smorest import Blueprint
 
 from services.api import schemas
 from services.api.auth import holder_of, seat_token_for
-from services.api.deps import deps, errors, json_response, refused
+from services.api.deps import POSTED, deps, errors, json_response, refused
 from services.api.errors import ApiError
 from shared import jsonutil, table, tokens
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables and seats")
+
+PUBLIC = []  # no token needed
+# Creates a game as it stands: you against two random bots, one round, a fixed seed.
+CREATE_EXAMPLE = {
+    "game": "alebrijes",
+    "seats": [{"name": "ana"}, {"bot": "random"}, {"bot": "random"}],
+    "options": {"seed": 7, "rounds": 1},
+}
 
 
 @blp.route("")
@@ -18,6 +26,7 @@ class Games(MethodView):
     @blp.arguments(schemas.LobbyQuery, location="query", error_status_code=400)
     @blp.response(200, schemas.Lobby)
     @errors(blp, 400)
+    @blp.doc(operationId="listGames", security=PUBLIC)
     def get(self, query):
         """The games waiting for players, newest first (`order=oldest`: oldest first),
         at most `limit` (200). `game` lists one game's only: each game has a lobby of
@@ -34,9 +43,10 @@ class Games(MethodView):
         waiting = [s for s in found if s["status"] == "waiting"]
         return json_response({"games": waiting[: query["limit"]]})
 
-    @blp.arguments(schemas.CreateGame, error_status_code=400)
+    @blp.arguments(schemas.CreateGame, error_status_code=400, example=CREATE_EXAMPLE)
     @blp.response(201, schemas.Created)
-    @errors(blp, 400, 429)
+    @errors(blp, *POSTED, 429)
+    @blp.doc(operationId="createGame", security=PUBLIC)
     def post(self, body):
         """Open a table. Human seats get a bearer token each; the game starts when no
         seat is open."""
@@ -50,6 +60,7 @@ class Games(MethodView):
 class Game(MethodView):
     @blp.response(200, schemas.Summary)
     @errors(blp, 404)
+    @blp.doc(operationId="getGame", security=PUBLIC)
     def get(self, game_id):
         """A game's public summary."""
         d = deps()
@@ -63,9 +74,10 @@ class Game(MethodView):
 
 @blp.route("/<game_id>/seats/<int:seat>")
 class Seat(MethodView):
-    @blp.arguments(schemas.ClaimSeat, error_status_code=400)
+    @blp.arguments(schemas.ClaimSeat, error_status_code=400, example={"name": "bea"})
     @blp.response(200, schemas.Claimed)
-    @errors(blp, 400, 404, 409)
+    @errors(blp, 404, *POSTED)
+    @blp.doc(operationId="claimSeat", security=PUBLIC)
     def post(self, body, game_id, seat):
         """Claim an open seat: returns its bearer token."""
         with refused():
@@ -76,8 +88,8 @@ class Seat(MethodView):
 @blp.route("/<game_id>/cancel")
 class Cancel(MethodView):
     @blp.response(200, schemas.Changed)
-    @errors(blp, 401, 403, 404, 409)
-    @blp.doc(security=[{"seatToken": []}])
+    @errors(blp, 401, 403, 404, *POSTED)
+    @blp.doc(security=[{"seatToken": []}], operationId="cancelGame")
     def post(self, game_id):
         """Cancel a game still waiting for players (the creator's token)."""
         d = deps()
@@ -91,8 +103,8 @@ class Cancel(MethodView):
 @blp.route("/<game_id>/seats/<int:seat>/resign")
 class Resign(MethodView):
     @blp.response(200, schemas.Changed)
-    @errors(blp, 401, 403, 404, 409)
-    @blp.doc(security=[{"seatToken": []}])
+    @errors(blp, 401, 403, 404, *POSTED)
+    @blp.doc(security=[{"seatToken": []}], operationId="resignSeat")
     def post(self, game_id, seat):
         """Leave the game: a bot plays the seat to the end (the seat's token)."""
         return _by_holder(game_id, seat, deps().service.resign)
@@ -101,8 +113,8 @@ class Resign(MethodView):
 @blp.route("/<game_id>/seats/<int:seat>/return")
 class Return(MethodView):
     @blp.response(200, schemas.Changed)
-    @errors(blp, 401, 403, 404, 409)
-    @blp.doc(security=[{"seatToken": []}])
+    @errors(blp, 401, 403, 404, *POSTED)
+    @blp.doc(security=[{"seatToken": []}], operationId="returnSeat")
     def post(self, game_id, seat):
         """Take the seat back from the bot that played it after timeouts (the seat's
         token). Sending a command does the same."""

@@ -1,4 +1,9 @@
-"""Playing a game: a seat's view, sending a command, reading the event log."""
+"""Playing a game: a seat's view, sending a command, reading the event log.
+
+The routes here serve any game; services/api/per_game.py serves the same three
+resources under `/v1/{game}/...` with each game's exact types. Both call the functions
+below, so they answer byte for byte alike.
+"""
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -11,48 +16,56 @@ from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait
-from services.api.schemas import ALL_COMMANDS
 from shared import jsonutil, table
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a game")
 
 BEARER = [{"seatToken": []}, {}]
+# A seat's answers share one URL with every other seat's: caches must keep them apart.
+PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
+OVER = ("finished", "cancelled")
 
+VIEW_DOC = """What the caller's seat may see (a seat token), or the spectator view (none).
 
-def _ref(schema):
-    return {"$ref": f"#/components/schemas/{schema.__name__}"}
+Long-poll with `after=V&wait=S`: answers as soon as the game's version passes V, or
+with 304 after S seconds (at most 30) if it has not. A game that is over answers at
+once. The answer's `ETag` is the view's version: send it back in `If-None-Match` to
+get 304 when nothing changed."""
 
 
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
     @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
-    @blp.response(200, schemas.View)
-    @blp.alt_response(304, description="Long-poll: the version did not pass `after` in time.")
+    @blp.response(200, "View", headers={"ETag": {"schema": {"type": "string"}}})
+    @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
     @errors(blp, 400, 401, 403, 404, 429)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="getView", description=VIEW_DOC)
     def get(self, query, game_id):
-        """What the caller's seat may see (a seat token), or the spectator view (none).
+        """A seat's view of any game (typed per game by `game`)."""
+        return view_answer(game_id, query)
 
-        Long-poll with `after=V&wait=S`: answers as soon as the game's version passes V,
-        or with 304 after S seconds (at most 30) if it has not. A game that is over
-        answers at once."""
-        d = deps()
-        seat = seat_of(game_id, d.service.secret, required=False)
-        raw = _view(d, game_id, seat)
-        after = query.get("after")
-        if after is None:
-            return json_response(raw)
-        view = jsonutil.loads(raw)
-        if view["version"] > after or view["status"] in OVER:
-            return json_response(raw)
+
+def view_answer(game_id, query, game=None):
+    """The caller's view as stored JSON bytes, with long-poll and If-None-Match. With
+    `game`, a game of another kind is unknown here."""
+    d = deps()
+    seat = seat_of(game_id, d.service.secret, required=False)
+    raw = _view(d, game_id, seat)
+    view = jsonutil.loads(raw)
+    if game is not None and view["game"] != game:
+        raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
+    after = query.get("after")
+    if after is not None and view["version"] <= after and view["status"] not in OVER:
         with open_wait(query["wait"]):
             moved = watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id))
         if not moved:
-            return Response(status=304)
-        return json_response(_view(d, game_id, seat))
-
-
-OVER = ("finished", "cancelled")
+            return Response(status=304, headers=PRIVATE)
+        raw = _view(d, game_id, seat)
+        view = jsonutil.loads(raw)
+    etag = f'"{view["version"]}"'
+    if request.if_none_match.contains_weak(str(view["version"])):
+        return Response(status=304, headers={**PRIVATE, "ETag": etag})
+    return json_response(raw, headers={**PRIVATE, "ETag": etag})
 
 
 def _view(d, game_id, seat):
@@ -80,38 +93,62 @@ def watcher():
 class Commands(MethodView):
     @blp.doc(
         security=[{"seatToken": []}],
+        operationId="sendCommand",
         requestBody={
             "required": True,
-            "description": "One command of the game's; see each game's commands.",
-            "content": {"application/json": {"schema": {"anyOf": [_ref(c) for c in ALL_COMMANDS]}}},
+            "description": "One command of the game's, as its view's `legal` lists them. "
+            "The typed operations `POST /v1/{game}/{game_id}/commands` take each game's "
+            "commands exactly.",
+            "content": {
+                "application/json": {
+                    "schema": {"$ref": "#/components/schemas/AnyCommand"},
+                    "example": {"type": "exchange", "cards": []},
+                }
+            },
         },
     )
-    @blp.response(200, schemas.Moved)
+    @blp.response(200, "Moved")
     @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422, 429)
     def post(self, game_id):
-        """Send one command as the token's seat. Returns the new version and the
-        events it caused, as this seat may see them."""
-        d = deps()
-        seat = seat_of(game_id, d.service.secret, required=True)
-        body = _json_object()
-        with refused():
-            _, current = d.service.load(game_id)
-            command = _validated(current["game"], body)
-            expected = command.pop("expected_version", None)
-            version, records, after = d.service.command(game_id, seat, command, expected)
-        events = [event_as_seen(after, r, seat) for r in records]
-        return json_response({"version": version, "events": events})
+        """Send one command of any game as the token's seat."""
+        return command_answer(game_id)
 
 
-def _json_object():
+def command_answer(game_id, game=None):
+    """Apply the request's command as the token's seat. The answer carries the new
+    version, the events it caused and the seat's view after them, as the seat may see
+    them: the writer has the table in hand, so the caller needs no second request."""
+    d = deps()
+    seat = seat_of(game_id, d.service.secret, required=True)
+    body = json_object()
+    if not isinstance(body.get("type"), str):
+        raise ApiError("bad_request", 'a command is a JSON object with a "type"')
+    with refused():
+        _, current = d.service.load(game_id)
+        if game is not None and current["game"] != game:
+            raise ApiError("unknown_game", f"{game_id} is a game of {current['game']}")
+        command = _validated(current["game"], body)
+        expected = command.pop("expected_version", None)
+        version, records, after = d.service.command(game_id, seat, command, expected)
+    answer = {
+        "game": after["game"],
+        "version": version,
+        "events": [event_as_seen(after, r, seat) for r in records],
+        "view": table.view(after, version, seat),
+    }
+    return json_response(answer, headers=PRIVATE)
+
+
+def json_object():
+    """The request's body: a JSON object, or a 415/400 problem."""
     if not request.is_json:
-        raise ApiError("unsupported_media_type", "send the command as application/json")
+        raise ApiError("unsupported_media_type", "send the body as application/json")
     try:
         body = jsonutil.loads(request.get_data())
     except jsonutil.JSONDecodeError:
         raise ApiError("bad_request", "the body is not valid JSON") from None
-    if not isinstance(body, dict) or not isinstance(body.get("type"), str):
-        raise ApiError("bad_request", 'a command is a JSON object with a "type"')
+    if not isinstance(body, dict):
+        raise ApiError("bad_request", "the body is a JSON object")
     return body
 
 
@@ -134,16 +171,23 @@ def event_as_seen(current, record, seat):
 @blp.route("/<game_id>/events")
 class Events(MethodView):
     @blp.arguments(schemas.EventsQuery, location="query", error_status_code=400)
-    @blp.response(200, schemas.EventPage)
+    @blp.response(200, "EventPage")
     @errors(blp, 400, 401, 403, 404)
-    @blp.doc(security=BEARER)
+    @blp.doc(security=BEARER, operationId="getEvents")
     def get(self, query, game_id):
         """The game's event log after version `after`: as the caller's seat (or a
         spectator) may see it while the game runs, whole once it has finished."""
-        d = deps()
-        seat = seat_of(game_id, d.service.secret, required=False)
-        with refused():
-            version, current = d.service.load(game_id, fresh=True)
-        records = d.store.read(game_id, after=query["after"], limit=query["limit"])
-        events = [event_as_seen(current, r, seat) for r in records]
-        return json_response({"events": events, "version": version})
+        return events_answer(game_id, query)
+
+
+def events_answer(game_id, query, game=None):
+    d = deps()
+    seat = seat_of(game_id, d.service.secret, required=False)
+    with refused():
+        version, current = d.service.load(game_id, fresh=True)
+    if game is not None and current["game"] != game:
+        raise ApiError("unknown_game", f"{game_id} is a game of {current['game']}")
+    records = d.store.read(game_id, after=query["after"], limit=query["limit"])
+    events = [event_as_seen(current, r, seat) for r in records]
+    answer = {"game": current["game"], "events": events, "version": version}
+    return json_response(answer, headers=PRIVATE)

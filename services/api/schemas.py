@@ -4,8 +4,9 @@ generated from these same classes, and request bodies are validated with them.""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from services.api.errors import STATUS
-from services.api.fields import AnyOf, Count, Flag, Seconds, Seed, Text
-from services.api.games import COMMAND_SCHEMAS, STATE_SCHEMAS
+from services.api.fields import Count, Flag, Seconds, Seed, Text
+from services.api.games import CONTRACTS
+from services.api.games.contract import PublicSeat, Summary
 from shared import games, table
 
 NAME = validate.Length(min=1, max=40)
@@ -104,21 +105,6 @@ class CreateGame(Schema):
     options = fields.Nested(Options, load_default=dict)
 
 
-class PublicSeat(Schema):
-    seat = fields.Integer(required=True)
-    name = fields.String(allow_none=True, required=True)
-    bot = fields.String(
-        allow_none=True, required=True, metadata={"description": "The bot playing the seat."}
-    )
-    open = fields.Boolean(required=True)
-    away = fields.Boolean(
-        required=True,
-        metadata={"description": "A bot plays for the holder after timeouts, until they act."},
-    )
-    resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
-    reaction_seconds = fields.Float(required=True, metadata={"description": "A bot's delay."})
-
-
 class SeatCredentials(PublicSeat):
     token = fields.String(
         allow_none=True,
@@ -146,83 +132,12 @@ class Claimed(Schema):
     token = fields.String(required=True)
 
 
-class Result(Schema):
-    winners = fields.List(fields.Integer(), required=True)
-    scores = fields.List(fields.Float(), required=True)
-
-    class Meta:
-        unknown = "include"
-
-
-class Summary(Schema):
-    id = fields.String(required=True)
-    game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
-    version = fields.Integer(required=True)
-    status = fields.String(
-        required=True, validate=validate.OneOf(["waiting", "active", "finished", "cancelled"])
-    )
-    seats = fields.List(fields.Nested(PublicSeat), required=True)
-    options = fields.Dict(required=True, metadata={"description": "The game's options in force."})
-    custom_deck = fields.Boolean(required=True)
-    seed_sha256 = fields.String(required=True)
-    seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
-    result = fields.Nested(Result, allow_none=True, required=True)
-
-
 class Changed(Schema):
     version = fields.Integer(required=True, metadata={"description": "The game's new version."})
 
 
 class Lobby(Schema):
     games = fields.List(fields.Nested(Summary), required=True)
-
-
-class TableTimer(Schema):
-    key = fields.String(required=True)
-    deadline = fields.Integer(required=True, metadata={"description": "ms since the epoch"})
-
-
-ALL_COMMANDS = [s for by_type in COMMAND_SCHEMAS.values() for s in by_type.values()]
-
-
-class View(Summary):
-    seat = fields.Integer(
-        allow_none=True, required=True, metadata={"description": "null: spectator"}
-    )
-    to_act = fields.List(fields.Integer(), required=True)
-    deadlines = fields.List(
-        fields.Integer(allow_none=True),
-        required=True,
-        metadata={
-            "description": "Per seat, when its time to act runs out (ms since the "
-            "epoch); null when it need not act or the game has no turn_seconds."
-        },
-    )
-    timers = fields.List(
-        fields.Nested(TableTimer),
-        required=True,
-        metadata={"description": "The table's own timers, e.g. Alien's stacking window."},
-    )
-    legal = fields.List(
-        AnyOf(*ALL_COMMANDS),
-        required=True,
-        metadata={"description": "Every command this seat may send now, each as it can be sent."},
-    )
-    state = AnyOf(*STATE_SCHEMAS.values(), allow_none=True, required=True)
-
-
-class Event(Schema):
-    version = fields.Integer(required=True)
-    at = fields.Integer(required=True, metadata={"description": "Append time, ms since the epoch."})
-    type = fields.String(required=True)
-
-    class Meta:
-        unknown = "include"
-
-
-class Moved(Schema):
-    version = fields.Integer(required=True)
-    events = fields.List(fields.Nested(Event), required=True)
 
 
 class ViewQuery(Schema):
@@ -252,11 +167,6 @@ class LobbyQuery(Schema):
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 
-class EventPage(Schema):
-    events = fields.List(fields.Nested(Event), required=True)
-    version = fields.Integer(required=True, metadata={"description": "The game's version now."})
-
-
 class Problem(Schema):
     type = fields.String(required=True)
     title = fields.String(required=True)
@@ -268,3 +178,40 @@ class Problem(Schema):
     )
     detail = fields.String(required=True)
     errors = fields.Dict(metadata={"description": "Field-level problems of the request."})
+
+
+class AnyCommand(Schema):
+    """Any game's command, for hand-written HTTP: the per-game operations
+    (`/v1/{game}/{game_id}/commands`) type each game's commands exactly."""
+
+    type = fields.String(required=True)
+    expected_version = fields.Integer(validate=validate.Range(min=0))
+
+    class Meta:
+        unknown = "include"
+
+
+# Answers whose shape depends on the game: one component per game, told apart by `game`.
+UNIONS = {
+    "View": {game: contract.view for game, contract in CONTRACTS.items()},
+    "EventPage": {game: contract.event_page for game, contract in CONTRACTS.items()},
+    "Moved": {game: contract.moved for game, contract in CONTRACTS.items()},
+}
+
+
+def register_unions(spec):
+    """Add the cross-game unions (and their members) to the document's components."""
+    spec.components.schema("AnyCommand", schema=AnyCommand)
+    for name, members in UNIONS.items():
+        refs = {}
+        for game, schema in members.items():
+            if schema.__name__ not in spec.components.schemas:
+                spec.components.schema(schema.__name__, schema=schema)
+            refs[game] = f"#/components/schemas/{schema.__name__}"
+        spec.components.schema(
+            name,
+            component={
+                "oneOf": [{"$ref": ref} for ref in refs.values()],
+                "discriminator": {"propertyName": "game", "mapping": refs},
+            },
+        )

@@ -23,6 +23,11 @@ from shared import jsonutil
 
 blp = Blueprint("stream", __name__, url_prefix="/v1/games", description="Live updates")
 
+SSE_EXAMPLE = (
+    "retry: 2000\n\n"
+    'id: 4\nevent: commanded\ndata: {"at":1764580000000,"by":"holder","seat":0,'
+    '"type":"commanded","version":4}\n\n'
+)
 KEEPALIVE = 15.0
 LONGEST = 3600.0  # then the client reconnects with Last-Event-ID
 BATCH = 200
@@ -32,6 +37,7 @@ BATCH = 200
 class EventStream(MethodView):
     @blp.doc(
         security=[{"seatToken": []}, {}],
+        operationId="streamEvents",
         parameters=[
             {"in": "header", "name": "Last-Event-ID", "required": False,
              "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
@@ -42,9 +48,20 @@ class EventStream(MethodView):
         ],
         responses={
             "200": {
-                "description": "text/event-stream: `id: <version>`, `event: <type>`, "
-                "`data: <the event as the caller may see it, JSON>`.",
-                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+                "description": "Server-Sent Events, one per game event: `id: <version>`, "
+                "`event: <type>`, `data: <the event as the caller may see it, JSON>`. "
+                "Each `data` is one member of the game's event union (`AlebrijesEvent`, "
+                "`AlienEvent`, `AlakablastEvent`, `AbluxxenEvent`), the same objects as "
+                "`GET .../events` lists; `: keep-alive` comments come every 15 s.",
+                "content": {
+                    "text/event-stream": {
+                        "schema": {
+                            "type": "string",
+                            "description": "A stream of `id`/`event`/`data` records.",
+                        },
+                        "example": SSE_EXAMPLE,
+                    }
+                },
             },
             "204": {"description": "The game is over and the caller has every event: "
                     "nothing more will come (EventSource stops reconnecting)."},

@@ -29,6 +29,8 @@ A module exposes:
         Every command the seat may send now, each as it can be sent.
     timeout(state, seat) -> command the default action when the seat runs out of time
     view(state, seat) -> dict       what that seat (None: a spectator) may see
+    decide, legal and view raise RuleError("not_your_turn") for a seat that is neither
+    None nor a whole number 0..players-1 (common.check_seat; True and 1.0 are not seats).
     redact(event, seat) -> dict     the event as that seat (None: a spectator) may see it
     result(state) -> dict | None    {"winners": [...], "scores": [...], ...} once finished
 

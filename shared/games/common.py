@@ -1,7 +1,8 @@
 """Small checks every rules module makes in the same way (see base.py for the contract).
 
 Pure helpers, no game's rules: a new game's player count, options and fixed deck
-("bad_options"), the common shape of a command ("bad_command"), and the deep copy used to
+("bad_options"), a seat not at the table ("not_your_turn"), the common shape of a command
+("bad_command"), and the deep copy used to
 fold events without touching the state that came in. Each game keeps its own values,
 messages about its cards, and any check that differs from game to game.
 """
@@ -91,6 +92,17 @@ def check_seed(config):
     """Refuse (RuleError("bad_options")) a config whose seed is not a string."""
     if not isinstance(config.get("seed"), str):
         raise RuleError("bad_options", "seed must be a string")
+
+
+# --- a seat: RuleError("not_your_turn")
+
+
+def check_seat(seat, players):
+    """Refuse (RuleError("not_your_turn")) a seat that is not at a table of `players`:
+    anything but None (the table, or a spectator) and a whole number 0..players-1. A bool
+    or a float such as 1.0 is not a seat, even where Python would compare it equal to one."""
+    if seat is not None and not (is_int(seat) and 0 <= seat < players):
+        raise RuleError("not_your_turn", f"there is no seat {seat!r} at this table")
 
 
 # --- a command's shape: RuleError("bad_command")

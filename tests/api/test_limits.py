@@ -67,6 +67,9 @@ def test_commands_past_the_limit_are_429_and_change_nothing(deps):
     game_id, seat, signature = token.split(".")
     same_seat = f"{game_id}.0{seat}.{signature}"  # another spelling of seat 0's token
     assert_rate_limited(client.post(path, json=legal, headers=auth(same_seat)), 60)
+    typed = f"/v1/alebrijes/{game['id']}/commands"  # the game's typed route counts too
+    assert_rate_limited(client.post(typed, json=legal, headers=auth(token)), 60)
+    assert stream_versions(deps) == before
 
 
 def hold_long_polls(app, game, count, seconds):
@@ -190,4 +193,15 @@ def test_limits_hold_on_a_redis_cluster(cluster_redis, real_redis, cluster_url, 
     for _ in range(2):
         assert client.post("/v1/games", json=WAITING).status_code == 201
     assert_rate_limited(client.post("/v1/games", json=WAITING), 60)
+    assert len(deps.store.game_ids()) == 2
+
+
+def test_a_refused_creation_is_not_kept_for_its_idempotency_key(deps):
+    """A retry with the same Idempotency-Key after Retry-After is carried out."""
+    client = create_app_client(deps, rate_limit_create="1/2 seconds")
+    assert client.post("/v1/games", json=TABLE).status_code == 201
+    retry = {"Idempotency-Key": "table-2"}
+    assert_rate_limited(client.post("/v1/games", json=TABLE, headers=retry), 2)
+    time.sleep(2.05)
+    assert client.post("/v1/games", json=TABLE, headers=retry).status_code == 201
     assert len(deps.store.game_ids()) == 2

@@ -58,12 +58,12 @@ def test_the_clue_is_truthful_and_recorded_as_what_the_asker_was_told():
 
 
 def test_a_clue_names_every_matching_open_card_of_the_asker():
-    # The rulebook's example: Loretto knows her third card is a plant; Victor must say
-    # that both her third and fourth cards are a 2.
+    # The rulebook's example: Loretto claims her third card is a plant; Victor must say
+    # that both her third and fourth cards are a 2. The claim itself is not recorded.
     state, events = play(table(), (0, ask(2, 1, {"element": "P"})), (1, inform("power")))
     assert events[1]["clue"] == {"power": 2}
     assert events[1]["cards"] == [2, 3]
-    assert told(state, 0, 2) == {"element": "P", "power": 2, "special": False}
+    assert told(state, 0, 2) == {"element": None, "power": 2, "special": False}
     assert told(state, 0, 3) == {"element": None, "power": 2, "special": False}
 
 
@@ -104,10 +104,14 @@ def test_a_correct_claim_obliges_the_informant_to_give_the_other_dimension():
     assert refused(state, 1, inform("element")) == "illegal_move"
 
 
-def test_a_correct_claim_is_recorded_as_known_with_the_clue():
+def test_ruling_a_correct_claim_is_never_recorded_only_the_clue_is():
     state, events = play(table(), (0, ask(2, 1, {"power": 2})), (1, inform("element")))
-    assert events[1]["confirmed_claim"] == {"power": 2}
-    assert told(state, 0, 2) == {"element": "P", "power": 2, "special": False}
+    assert "confirmed_claim" not in events[1]
+    assert told(state, 0, 2) == {"element": "P", "power": None, "special": False}
+    # The power stays to be told: the card is not fully known, so it may be asked about.
+    state = after(state, (1, ask(2, 2)), (2, inform("power")), (2, ask(2, 0)))
+    state = after(state, (0, inform("power")), (0, ask(2, 1)))
+    assert game.legal(state, 1) == [inform("power")]
 
 
 def test_a_wrong_claim_leaves_the_informant_free_to_correct_it_or_not():
@@ -119,7 +123,7 @@ def test_a_wrong_claim_leaves_the_informant_free_to_correct_it_or_not():
 
 def test_a_wrong_claim_is_not_recorded():
     state, events = play(table(), (0, ask(2, 1, {"element": "W"})), (1, inform("power")))
-    assert events[1]["confirmed_claim"] is None
+    assert "confirmed_claim" not in events[1]
     assert told(state, 0, 2) == {"element": None, "power": 2, "special": False}
 
 
@@ -128,7 +132,6 @@ def test_a_claim_about_a_special_card_is_always_wrong_and_the_clue_is_special():
     assert game.legal(state, 2) == [inform("element"), inform("power")]
     _, events = play(state, (2, inform("element")))
     assert events[0]["clue"] == {"special": True}
-    assert events[0]["confirmed_claim"] is None
 
 
 @pytest.mark.parametrize("claim", [{"element": "L"}, {"element": "S"}, {"power": 0}, {"power": 7}])
@@ -145,9 +148,13 @@ def test_a_claim_about_a_card_with_known_information_is_refused():
 
 
 def test_asking_about_a_card_already_fully_known_is_refused():
-    state = after(table(), (0, ask(2, 1, {"element": "P"})), (1, inform("power")))
+    state = after(table(), (0, ask(2, 1)), (1, inform("element")))
     state = after(state, (1, ask(2, 0)), (0, inform("power")), (2, ask(2, 0)), (0, inform("power")))
+    # What seat 1 would have said of the power, folded in by hand: card 2 is now a plant 2.
+    clue = {"type": "informed", "seat": 1, "target": 0, "card": 2, "clue": {"power": 2}}
+    state = game.evolve(state, {**clue, "cards": [2, 3]})
     assert state["turn"] == 0
+    assert told(state, 0, 2) == {"element": "P", "power": 2, "special": False}
     assert refused(state, 0, ask(2, 1)) == "illegal_move"
     assert {
         command.get("card") for command in game.legal(state, 0) if command["type"] == "ask"
@@ -221,6 +228,63 @@ def test_an_informed_event_names_the_informant_the_asker_and_the_card():
         "card": 2,
         "clue": {"element": "P"},
         "cards": [2],
-        "confirmed_claim": None,
     }
     assert told(table(), 0, 2) == NOTHING
+
+
+# Ruling: a claim is never confirmed. The issue's reproduction: seat 0's open card 2 is a
+# water 3; seat 0 asks seat 1 about it claiming water (right), or fire (wrong), and seat 1
+# answers with its power. Nothing seat 0 sees may tell the two apart.
+REPRODUCTION = [
+    (["F1", "P1"], ["W3", "P4"]),
+    (["W1", "F2"], ["P3", "F5"]),
+    (["P5", "W5"], ["F4", "W6"]),
+]
+
+
+def claimed(element):
+    """The table after seat 0's claim of `element` was answered with the power; the events."""
+    return play(
+        started(3, REPRODUCTION), (0, ask(2, 1, {"element": element})), (1, inform("power"))
+    )
+
+
+def test_ruling_a_right_and_a_wrong_claim_look_the_same_to_the_asker():
+    (right, right_log), (wrong, wrong_log) = claimed("W"), claimed("F")
+    assert right_log[0]["claim"] != wrong_log[0]["claim"]  # only the asker's own words differ
+    assert [game.redact(e, 0) for e in right_log[1:]] == [game.redact(e, 0) for e in wrong_log[1:]]
+    assert right_log[1:] == wrong_log[1:]
+    assert right == wrong  # not even the server keeps the claim once it is answered
+    assert game.view(right, 0) == game.view(wrong, 0)
+    assert told(right, 0, 2) == {"element": None, "power": 3, "special": False}
+
+
+def test_ruling_asking_again_after_a_right_claim_is_accepted_as_after_a_wrong_one():
+    states = []
+    for element in ("W", "F"):
+        state, _ = claimed(element)
+        state = after(state, (1, ask(2, 2)), (2, inform("element")), (2, ask(2, 0)))
+        state = after(state, (0, inform("element")))
+        assert state["turn"] == 0
+        assert any(command == ask(2, 1) for command in game.legal(state, 0))
+        reclaim = refusal(state, 0, ask(2, 1, {"element": "W"}))
+        states.append((game.view(state, 0), game.legal(state, 0), reclaim))
+        state, events = play(state, (0, ask(2, 1)))
+        assert game.legal(state, 1) == [inform("element")]
+        states.append((game.view(state, 0), game.redact(events[0], 0)))
+    assert states[0] == states[2] and states[1] == states[3]
+
+
+def test_ruling_an_informant_who_times_out_answers_the_same_to_a_right_or_a_wrong_claim():
+    for claim, answer in [({"element": "W"}, "power"), ({"power": 3}, "element")]:
+        right = after(started(3, REPRODUCTION), (0, ask(2, 1, claim)))
+        wrong_claim = {"element": "F"} if "element" in claim else {"power": 5}
+        wrong = after(started(3, REPRODUCTION), (0, ask(2, 1, wrong_claim)))
+        assert game.timeout(right, 1) == game.timeout(wrong, 1) == inform(answer)
+
+
+def refusal(state, seat, command):
+    """The code and message of a refused command."""
+    with pytest.raises(game.RuleError) as caught:
+        game.decide(state, seat, command)
+    return caught.value.code, caught.value.message

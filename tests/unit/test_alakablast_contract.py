@@ -178,13 +178,16 @@ def test_on_timeout_the_turn_player_asks_the_next_seat_about_the_first_open_card
 def test_on_timeout_the_first_open_card_still_to_learn_about_is_asked_about():
     state = after(
         started(3, DEAL),
-        (0, {"type": "ask", "card": 2, "informant": 1, "claim": {"element": "P"}}),
-        (1, {"type": "inform", "dimension": "power"}),
+        (0, {"type": "ask", "card": 2, "informant": 1}),
+        (1, {"type": "inform", "dimension": "element"}),
         (1, {"type": "ask", "card": 2, "informant": 2}),
         (2, {"type": "inform", "dimension": "power"}),
         (2, {"type": "ask", "card": 2, "informant": 0}),
         (0, {"type": "inform", "dimension": "power"}),
     )
+    # Seat 0's plant 2 (card 2) told its power too, by hand: it is fully known.
+    clue = {"type": "informed", "seat": 1, "target": 0, "card": 2, "clue": {"power": 2}}
+    state = game.evolve(state, {**clue, "cards": [2, 3]})
     assert game.timeout(state, 0) == {"type": "ask", "card": 3, "informant": 1}
 
 
@@ -205,11 +208,17 @@ def test_on_timeout_a_player_with_nothing_to_ask_duels_the_next_seat():
     }
 
 
-def test_on_timeout_the_informant_gives_the_first_legal_answer():
-    state = after(
-        started(3, DEAL), (0, {"type": "ask", "card": 2, "informant": 1, "claim": {"element": "P"}})
-    )
-    assert game.timeout(state, 1) == {"type": "inform", "dimension": "power"}
+def test_on_timeout_the_informant_gives_the_first_legal_answer_when_there_is_no_claim():
+    state = after(started(3, DEAL), (0, {"type": "ask", "card": 2, "informant": 1}))
+    assert game.timeout(state, 1) == {"type": "inform", "dimension": "element"}
+
+
+def test_on_timeout_the_informant_answers_in_the_dimension_a_claim_did_not_name():
+    for claim, answer in [({"element": "W"}, "power"), ({"power": 2}, "element")]:
+        state = after(
+            started(3, DEAL), (0, {"type": "ask", "card": 2, "informant": 1, "claim": claim})
+        )
+        assert game.timeout(state, 1) == {"type": "inform", "dimension": answer}
 
 
 def test_on_timeout_a_duelist_plays_a_random_card_drawn_from_the_seed():

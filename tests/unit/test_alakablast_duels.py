@@ -3,7 +3,7 @@
 import pytest
 
 import shared.games.alakablast as game
-from shared.games.alakablast.cards import GEM_TARGET, duel_outcome
+from shared.games.alakablast.cards import GEM_TARGET, duel_outcome, sorted_spells
 from tests.unit.test_alakablast_helpers import (
     after,
     cards_on_table,
@@ -44,7 +44,6 @@ def informed(target, card, clue, cards):
         "card": card,
         "clue": clue,
         "cards": cards,
-        "confirmed_claim": None,
     }
 
 
@@ -71,7 +70,6 @@ def test_a_duel_starts_with_a_clue_about_a_rival_open_card_chosen_by_the_attacke
             "card": 2,
             "clue": {"element": "W"},
             "cards": [2, 3],
-            "confirmed_claim": None,
         },
     ]
     assert state["phase"] == "duel"
@@ -290,39 +288,64 @@ def test_new_hidden_cards_join_the_hidden_ones_before_the_open_cards():
     assert [card["open"] for card in state["hands"][1]] == [False, False, False, True, True]
 
 
-def test_an_empty_draw_pile_is_rebuilt_from_the_discard_zone():
-    hands = [
-        {"hidden": ["W3", "F1"], "open": ["P2", "L0", "S7"]},
-        {"hidden": ["F3", "P1"], "open": ["W1", "W2", "F2"]},
+HANDS = [
+    {"hidden": ["W3", "F1"], "open": ["P2", "L0", "S7"]},
+    {"hidden": ["F3", "P1"], "open": ["W1", "W2", "F2"]},
+]
+
+
+def with_pile(pile, seed="test-seed"):
+    """Seat 0 on turn with DEAL's hands, `pile` as the draw pile and every other card in
+    the discard zone (sorted); also that discard zone."""
+    discard = list(game.CARDS)
+    for spell in [spell for hand in HANDS for spell in hand["hidden"] + hand["open"]] + pile:
+        discard.remove(spell)
+    dealt = {"type": "dealt", "hands": HANDS, "discard_zone": discard, "draw_pile": pile}
+    return given(2, [dealt, {"type": "turn_began", "turn": 0}], seed=seed), discard
+
+
+# Seat 0 wins with its water 3 against fire 3; then it draws one card, and seat 1 one.
+WON_BY_SEAT_0 = [(0, duel(1, "element", 2, "element")), (0, choose(0)), (1, choose(0))]
+
+
+def test_a_refill_that_takes_the_last_card_goes_on_from_the_rebuilt_pile():
+    state, discard = with_pile(["P6"])
+    state, events = play(state, *WON_BY_SEAT_0)
+    assert types(events)[-5:] == [
+        "cards_discarded",
+        "cards_drawn",
+        "draw_pile_rebuilt",
+        "cards_drawn",
+        "turn_began",
     ]
-    rest = list(game.CARDS)
-    for spell in ["W3", "F1", "P2", "L0", "S7", "F3", "P1", "W1", "W2", "F2"]:
-        rest.remove(spell)
-    dealt = {"type": "dealt", "hands": hands, "discard_zone": rest, "draw_pile": []}
-    state = given(2, [dealt, {"type": "turn_began", "turn": 0}])
-    state, events = play(
-        state, (0, duel(1, "element", 2, "element")), (0, choose(0)), (1, choose(0))
-    )
-    rebuilt = [event for event in events if event["type"] == "draw_pile_rebuilt"]
-    assert len(rebuilt) == 1
-    assert sorted(rebuilt[0]["draw_pile"]) == sorted(rest + ["W3", "F3"])
-    assert types(events).index("draw_pile_rebuilt") < types(events).index("cards_drawn")
-    assert state["discard_zone"] == []
-    assert len(state["draw_pile"]) == 41 - 2
-    assert game.redact(rebuilt[0], 0) == {"type": "draw_pile_rebuilt", "draw_pile": 41}
+    assert events[-4] == {"type": "cards_drawn", "seat": 0, "cards": ["P6"], "open": True}
+    rebuilt = events[-3]["draw_pile"]
+    assert sorted(rebuilt) == sorted(discard + ["W3", "F3"])
+    assert events[-2] == {"type": "cards_drawn", "seat": 1, "cards": rebuilt[:1], "open": False}
+    assert state["discard_zone"] == [] and state["draw_pile"] == rebuilt[1:]
+    assert game.redact(events[-3], 0) == {"type": "draw_pile_rebuilt", "draw_pile": 40}
+
+
+def test_ruling_the_pile_is_rebuilt_the_moment_a_refill_takes_its_last_card():
+    state, discard = with_pile(["P6", "F6"])
+    state, events = play(state, *WON_BY_SEAT_0)
+    assert types(events)[-3:] == ["cards_drawn", "draw_pile_rebuilt", "turn_began"]
+    assert sorted(state["draw_pile"]) == sorted(discard + ["W3", "F3"])
+    assert state["discard_zone"] == [] and game.view(state, 1)["draw_pile"] == 39
+    # The next duel's played cards go to the discard zone, not into the pile.
+    state = after(state, (1, next(c for c in game.legal(state, 1) if c["type"] == "duel")))
+    for _ in range(len(state["hands"][0])):
+        if not state["duel"]:
+            break
+        state, events = play(state, *[(seat, choose(0)) for seat in game.to_act(state)])
+    played = next(e["cards"] for e in events if e["type"] == "cards_discarded")
+    assert state["discard_zone"] == sorted_spells(played) and len(state["draw_pile"]) == 39 - 2
 
 
 def test_the_rebuilt_draw_pile_is_shuffled_from_the_seed():
-    hands = [
-        {"hidden": ["W3", "F1"], "open": ["P2", "L0", "S7"]},
-        {"hidden": ["F3", "P1"], "open": ["W1", "W2", "F2"]},
-    ]
-    dealt = {"type": "dealt", "hands": hands, "discard_zone": ["W6", "F6", "P6"], "draw_pile": []}
-    moves = [(0, duel(1, "element", 2, "element")), (0, choose(0)), (1, choose(0))]
     piles = []
     for seed in ["one", "one", "two", "three"]:
-        state = given(2, [dealt, {"type": "turn_began", "turn": 0}], seed=seed)
-        _, events = play(state, *moves)
+        _, events = play(with_pile(["P6"], seed)[0], *WON_BY_SEAT_0)
         piles.append(next(e["draw_pile"] for e in events if e["type"] == "draw_pile_rebuilt"))
     assert piles[0] == piles[1]
     assert len({tuple(pile) for pile in piles}) > 1

@@ -107,6 +107,8 @@ def random_game(players, seed, check_every_legal=False, short_pile=False, checke
     for _ in range(STEP_BOUND):
         if checked:
             assert cards_on_table(state) == Counter(game.CARDS)
+            # Ruling: the pile is rebuilt the moment it runs out, so never stays empty.
+            assert state["draw_pile"] or not state["discard_zone"]
             check_knowledge_is_true(state)
             check_views(state)
         if game.result(state) is not None:

@@ -91,6 +91,26 @@ def test_a_wrong_claim_costs_a_random_card_taken_by_the_player_whose_turn_it_is(
     assert state["window"] is None and not state["table_claimed"]
 
 
+@pytest.mark.parametrize("window_open", [True, False])
+def test_ruling_a_wrong_claim_costs_a_card_even_after_the_table_card_was_captured(window_open):
+    state = run(game(), (1, SUM))
+    if not window_open:
+        state = run(state, (0, STACK), (2, STACK))
+    before = alien.view(state, None)
+    wrong = {"type": "claim", "card": "A9", "table": "C15"}  # 9: neither 6 nor 4
+    state, events = apply(state, 2, wrong)
+    taken = events[0]["taken"]
+    assert events == [{**wrong, "type": "wrong_claim", "seat": 2, "taker": 0, "taken": taken}]
+    counts = before["hand_counts"]
+    assert alien.view(state, None)["hand_counts"] == [counts[0] + 1, counts[1], counts[2] - 1]
+    assert state["prisons"] == [[], ["A6"], []]
+    assert (state["window"] is not None) == window_open
+    # A claim of the sum or the difference is still refused, and costs nothing, even by a
+    # seat that does not hold that alien (A6 is in seat 1's prison).
+    for claim in (DIFFERENCE, SUM):
+        assert "already" in refused("illegal_move", state, 2, claim).message
+
+
 def test_claiming_a_card_you_do_not_hold_is_a_wrong_claim():
     state, events = apply(game(), 2, SUM)
     assert events[0]["type"] == "wrong_claim"

@@ -401,5 +401,6 @@ def test_malformed_commands_are_bad_commands(command):
     refused("bad_command", game(), 0, command)
 
 
-def test_a_seat_that_does_not_exist_sends_a_bad_command():
-    refused("bad_command", game(), 2, PASS)
+def test_a_seat_that_does_not_exist_may_not_act():
+    # The same code in every game (tests/unit/test_seats_and_seeds.py).
+    refused("not_your_turn", game(), 2, PASS)

@@ -3,11 +3,16 @@
 from marshmallow import Schema, fields, validate
 
 from services.api.games.common import Command, command_type
+from services.api.games.contract import Contract, Event, tag
 from shared.games import abluxxen
 from shared.games.abluxxen.commands import CHOICES
-from shared.games.abluxxen.facts import sorted_cards
 
-CARD = fields.String(validate=validate.OneOf(sorted_cards(set(abluxxen.CARDS))))
+# A pattern, not an enum: openapi-generator's Python models cannot check an enum inside
+# a list of lists (hands), and every code matching it is a card.
+CARD = fields.String(
+    validate=validate.Regexp(r"^(?:[1-9]|1[0-3]|X)$", error="not an Abluxxen card code"),
+    metadata={"description": "A value 1..13, or X for a joker."},
+)
 CARDS = fields.List(CARD, required=True)
 SEAT = validate.Range(min=0, max=abluxxen.PLAYERS.stop - 2)
 
@@ -156,3 +161,118 @@ class AbluxxenState(Schema):
         metadata={"description": "Every hand, once the game is over."},
     )
     result = fields.Nested(AbluxxenResult, allow_none=True, required=True)
+
+
+# --- events (docs/rules/abluxxen.md): while the game runs a seat sees only its own hand
+
+
+def _seat():
+    return fields.Integer(required=True)
+
+
+class AbluxxenDealt(Event):
+    type = tag("dealt")
+    starting_seat = fields.Integer(required=True)
+    display = CARDS
+    draw_pile_count = fields.Integer(required=True)
+    hand_counts = fields.List(fields.Integer(), required=True)
+    hand = fields.List(CARD, allow_none=True, metadata={"description": "Yours (redacted log)."})
+    hands = fields.List(fields.List(CARD), metadata={"description": "Every hand, once over."})
+    draw_pile = fields.List(CARD, metadata={"description": "Once the game is over."})
+
+
+class AbluxxenPlayed(Event):
+    type = tag("played")
+    seat = _seat()
+    cards = CARDS
+    value = fields.Integer(required=True)
+    targets = fields.List(
+        fields.Integer(), required=True, metadata={"description": "The rows it may attack."}
+    )
+
+
+class AbluxxenDrew(Event):
+    type = tag("drew")
+    seat = _seat()
+    display = fields.List(CARD, required=True, metadata={"description": "Taken from the display."})
+    pile_count = fields.Integer(required=True, metadata={"description": "Drawn from the pile."})
+    pile = fields.List(
+        CARD, metadata={"description": "The cards drawn from the pile: the drawer's only."}
+    )
+    refill = fields.List(
+        CARD, required=True, metadata={"description": "Turned up to refill the display."}
+    )
+
+
+class AbluxxenTurn(Event):
+    type = tag("turn")
+    seat = _seat()
+
+
+class AbluxxenAttacked(Event):
+    type = tag("attacked")
+    seat = _seat()
+    target = fields.Integer(required=True)
+    cards = CARDS
+    value = fields.Integer(required=True)
+
+
+class AbluxxenGivenUp(Event):
+    type = tag("given_up")
+    seat = _seat()
+    to = fields.Integer(required=True)
+    cards = CARDS
+
+
+class AbluxxenStopped(Event):
+    type = tag("stopped")
+    seat = _seat()
+
+
+class AbluxxenTakenBack(Event):
+    type = tag("taken_back")
+    seat = _seat()
+    cards = CARDS
+
+
+class AbluxxenDiscarded(AbluxxenTakenBack):
+    type = tag("discarded")
+
+
+class AbluxxenKept(Event):
+    type = tag("kept")
+    seat = _seat()
+    target = fields.Integer(required=True)
+    cards = CARDS
+
+
+class AbluxxenDeclined(Event):
+    type = tag("declined")
+    seat = _seat()
+    target = fields.Integer(required=True)
+
+
+class AbluxxenGameOver(Event):
+    type = tag("game_over")
+    winners = fields.List(fields.Integer(), required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(["hand_empty", "supply_empty"]))
+    hands = fields.List(fields.List(CARD), required=True)
+
+
+EVENTS = {
+    "dealt": AbluxxenDealt,
+    "played": AbluxxenPlayed,
+    "drew": AbluxxenDrew,
+    "turn": AbluxxenTurn,
+    "attacked": AbluxxenAttacked,
+    "given_up": AbluxxenGivenUp,
+    "stopped": AbluxxenStopped,
+    "taken_back": AbluxxenTakenBack,
+    "discarded": AbluxxenDiscarded,
+    "kept": AbluxxenKept,
+    "declined": AbluxxenDeclined,
+    "game_over": AbluxxenGameOver,
+}
+
+CONTRACT = Contract("abluxxen", COMMANDS, AbluxxenState, EVENTS)

@@ -2,7 +2,9 @@
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from services.api.fields import Alternatives
 from services.api.games.common import Command, command_type
+from services.api.games.contract import Contract, Event, tag
 from shared.games import alakablast
 from shared.games.alakablast import cards
 
@@ -181,3 +183,141 @@ class AlakablastState(Schema):
     duel = fields.Nested(AlakablastDuelState, allow_none=True, required=True)
     to_act = fields.List(fields.Integer(), required=True)
     result = fields.Nested(AlakablastResult, allow_none=True, required=True)
+
+
+# --- events (docs/rules/alakablast.md): a hidden list of spells is its count
+
+SPELLS_OR_COUNT = Alternatives(
+    {"type": "array", "items": {"type": "string", "enum": sorted(set(alakablast.CARDS))}},
+    {"type": "integer", "description": "How many: the spells are hidden from you."},
+    required=True,
+)
+SPELLS = fields.List(fields.String(validate=SPELL), required=True)
+
+
+class AlakablastDealtHand(Schema):
+    hidden = SPELLS_OR_COUNT
+    open = SPELLS_OR_COUNT
+
+
+class AlakablastDealt(Event):
+    type = tag("dealt")
+    hands = fields.List(fields.Nested(AlakablastDealtHand), required=True)
+    draw_pile = SPELLS_OR_COUNT
+    discard_zone = SPELLS
+
+
+class AlakablastTurnBegan(Event):
+    type = tag("turn_began")
+    turn = fields.Integer(required=True)
+
+
+class AlakablastAsked(Event):
+    type = tag("asked")
+    seat = fields.Integer(required=True)
+    card = fields.Integer(required=True)
+    informant = fields.Integer(required=True)
+    claim = fields.Nested(AlakablastClaim, allow_none=True, required=True)
+
+
+class AlakablastClue(Schema):
+    """Exactly one of: the element, the power, or `special` (light or shadow)."""
+
+    element = fields.String(validate=validate.OneOf(list(cards.ELEMENTS)))
+    power = fields.Integer()
+    special = fields.Boolean()
+
+
+class AlakablastInformed(Event):
+    type = tag("informed")
+    seat = fields.Integer(required=True, metadata={"description": "The informant."})
+    target = fields.Integer(required=True, metadata={"description": "Whose card it is."})
+    card = fields.Integer(required=True)
+    cards = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Every open card of the target's that the clue matches."},
+    )
+    clue = fields.Nested(
+        AlakablastClue,
+        required=True,
+        metadata={"description": "Only the clue: nothing says whether a claim was right."},
+    )
+
+
+class AlakablastDuelDeclared(Event):
+    type = tag("duel_declared")
+    seat = fields.Integer(required=True)
+    rival = fields.Integer(required=True)
+    kind = fields.String(required=True, validate=KIND)
+
+
+class AlakablastCardChosen(Event):
+    type = tag("card_chosen")
+    seat = fields.Integer(required=True)
+    card = fields.Integer(metadata={"description": "The chooser's own position (theirs only)."})
+    spell = fields.String(validate=SPELL, metadata={"description": "Once the game is over."})
+
+
+class AlakablastDuelRevealed(Event):
+    type = tag("duel_revealed")
+    attacker = fields.Integer(required=True)
+    rival = fields.Integer(required=True)
+    attacker_spell = fields.String(required=True, validate=SPELL)
+    rival_spell = fields.String(required=True, validate=SPELL)
+    winner = fields.Integer(allow_none=True, required=True, metadata={"description": "null: tie"})
+
+
+class AlakablastDuelTied(Event):
+    type = tag("duel_tied")
+    stake = fields.Integer(required=True)
+
+
+class AlakablastDuelWon(Event):
+    type = tag("duel_won")
+    winner = fields.Integer(required=True)
+    loser = fields.Integer(required=True)
+    gems = fields.Integer(required=True)
+
+
+class AlakablastCardsDiscarded(Event):
+    type = tag("cards_discarded")
+    cards = SPELLS
+
+
+class AlakablastCardsDrawn(Event):
+    type = tag("cards_drawn")
+    seat = fields.Integer(required=True)
+    cards = SPELLS_OR_COUNT
+    open = fields.Boolean(required=True)
+
+
+class AlakablastDrawPileRebuilt(Event):
+    type = tag("draw_pile_rebuilt")
+    draw_pile = SPELLS_OR_COUNT
+
+
+class AlakablastGameOver(Event):
+    type = tag("game_over")
+    winners = fields.List(fields.Integer(), required=True)
+    scores = PER_SEAT
+    reason = fields.String(required=True, validate=validate.OneOf(["gem_target", "shared_victory"]))
+
+
+EVENTS = {
+    "dealt": AlakablastDealt,
+    "turn_began": AlakablastTurnBegan,
+    "asked": AlakablastAsked,
+    "informed": AlakablastInformed,
+    "duel_declared": AlakablastDuelDeclared,
+    "card_chosen": AlakablastCardChosen,
+    "duel_revealed": AlakablastDuelRevealed,
+    "duel_tied": AlakablastDuelTied,
+    "duel_won": AlakablastDuelWon,
+    "cards_discarded": AlakablastCardsDiscarded,
+    "cards_drawn": AlakablastCardsDrawn,
+    "draw_pile_rebuilt": AlakablastDrawPileRebuilt,
+    "game_over": AlakablastGameOver,
+}
+
+CONTRACT = Contract("alakablast", COMMANDS, AlakablastState, EVENTS)

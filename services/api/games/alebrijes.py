@@ -3,10 +3,15 @@
 from marshmallow import Schema, fields, validate
 
 from services.api.games.common import Command, command_type
-from shared.games import alebrijes
+from services.api.games.contract import Contract, Event, Result, tag
 
-CARD = fields.String(validate=validate.OneOf(sorted(set(alebrijes.CARDS))))
+# A pattern, not an enum: generators turn enum values into names, and `B1` and `B1*`
+# would both become `B1`.
+CARD_PATTERN = r"^(?:[BGPO][1-5]\*?|J[1-5])$"
+CARD_CODE = validate.Regexp(CARD_PATTERN, error="not an Alebrijes card code")
+CARD = fields.String(validate=CARD_CODE, metadata={"example": "B3*"})
 UP_TO_TWO = validate.Length(max=2)
+OLLIN = ["none", "others_draw", "lay_aside"]
 
 
 class AlebrijesExchange(Command):
@@ -18,10 +23,8 @@ class AlebrijesPlay(Command):
     type = command_type("play")
     cards = fields.List(CARD, required=True, validate=validate.Length(min=1, max=20))
     colour = fields.String(allow_none=True, validate=validate.OneOf(list("BGPO")))
-    ollin = fields.String(validate=validate.OneOf(["none", "others_draw", "lay_aside"]))
-    lay_aside = fields.String(
-        allow_none=True, validate=validate.OneOf(sorted(set(alebrijes.CARDS)))
-    )
+    ollin = fields.String(validate=validate.OneOf(OLLIN))
+    lay_aside = fields.String(allow_none=True, validate=CARD_CODE)
 
 
 class AlebrijesPass(Command):
@@ -35,6 +38,7 @@ COMMANDS = {"exchange": AlebrijesExchange, "play": AlebrijesPlay, "pass": Alebri
 SEATS = fields.List(fields.Integer(), required=True)
 PER_SEAT = fields.List(fields.Integer(), required=True)
 COLOUR = fields.String(validate=validate.OneOf(list("BGPO")))
+CARDS = fields.List(CARD, required=True)
 
 
 class Combination(Schema):
@@ -47,13 +51,18 @@ class Combination(Schema):
     count = fields.Integer(required=True)
 
 
+class AlebrijesOptions(Schema):
+    rounds = fields.Integer(required=True)
+    one_turn = fields.Boolean(required=True)
+
+
 class AlebrijesState(Schema):
     """What one seat (or a spectator) sees of an Alebrijes game."""
 
     game = fields.String(required=True, validate=validate.OneOf(["alebrijes"]))
     seat = fields.Integer(allow_none=True, required=True)
     players = fields.Integer(required=True)
-    options = fields.Dict(required=True)
+    options = fields.Nested(AlebrijesOptions, required=True)
     phase = fields.String(
         required=True,
         validate=validate.OneOf(["waiting", "exchange", "play", "round_over", "over"]),
@@ -86,4 +95,97 @@ class AlebrijesState(Schema):
     totals = PER_SEAT
     rounds_won = PER_SEAT
     round_winner = fields.Integer(allow_none=True, required=True)
-    result = fields.Dict(allow_none=True, required=True)
+    result = fields.Nested(Result, allow_none=True, required=True)
+
+
+# --- events (docs/rules/alebrijes.md): what is hidden from a seat is null
+
+
+class AlebrijesDealt(Event):
+    type = tag("dealt")
+    round = fields.Integer(required=True)
+    starting_seat = fields.Integer(required=True)
+    hand_sizes = PER_SEAT
+    draw_pile_size = fields.Integer(required=True)
+    hands = fields.List(
+        fields.List(CARD, allow_none=True),
+        required=True,
+        metadata={"description": "Per seat; null for the hands you may not see."},
+    )
+    draw_pile = fields.List(
+        CARD, allow_none=True, required=True, metadata={"description": "Once the game is over."}
+    )
+
+
+class AlebrijesExchanged(Event):
+    """A seat exchanged cards at the start of the round."""
+
+    type = tag("exchanged")
+    seat = fields.Integer(required=True)
+    count = fields.Integer(required=True)
+    laid_aside = fields.List(CARD, allow_none=True, required=True)
+    drawn = fields.List(CARD, allow_none=True, required=True)
+
+
+class AlebrijesPassed(AlebrijesExchanged):
+    """A seat passed, exchanging 0 to 2 cards."""
+
+    type = tag("passed")
+
+
+class AlebrijesPlayed(Event):
+    type = tag("played")
+    seat = fields.Integer(required=True)
+    cards = CARDS
+    colour = COLOUR
+    number = fields.Integer(required=True)
+    count = fields.Integer(required=True)
+    ollin = fields.String(required=True, validate=validate.OneOf(OLLIN))
+
+
+class AlebrijesTableCleared(Event):
+    type = tag("table_cleared")
+    leader = fields.Integer(required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(["all_passed", "lap_over"]))
+
+
+class AlebrijesOllinDraw(Schema):
+    seat = fields.Integer(required=True)
+    card = fields.String(allow_none=True, required=True, validate=CARD_CODE)
+
+
+class AlebrijesOllinDraws(Event):
+    type = tag("ollin_draws")
+    seat = fields.Integer(required=True)
+    draws = fields.List(fields.Nested(AlebrijesOllinDraw), required=True)
+
+
+class AlebrijesLaidAside(Event):
+    type = tag("laid_aside")
+    seat = fields.Integer(required=True)
+    card = fields.String(allow_none=True, required=True, validate=CARD_CODE)
+
+
+class AlebrijesRoundEnded(Event):
+    type = tag("round_ended")
+    round = fields.Integer(required=True)
+    winner = fields.Integer(required=True)
+    scores = PER_SEAT
+    totals = PER_SEAT
+    rounds_won = PER_SEAT
+    game_over = fields.Boolean(required=True)
+    hands = fields.List(fields.List(CARD), required=True)
+
+
+EVENTS = {
+    "dealt": AlebrijesDealt,
+    "exchanged": AlebrijesExchanged,
+    "passed": AlebrijesPassed,
+    "played": AlebrijesPlayed,
+    "table_cleared": AlebrijesTableCleared,
+    "ollin_draws": AlebrijesOllinDraws,
+    "laid_aside": AlebrijesLaidAside,
+    "round_ended": AlebrijesRoundEnded,
+}
+
+CONTRACT = Contract("alebrijes", COMMANDS, AlebrijesState, EVENTS)

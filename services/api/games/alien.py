@@ -2,7 +2,9 @@
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from services.api.fields import Alternatives
 from services.api.games.common import Command, command_type
+from services.api.games.contract import Contract, Event, tag
 from shared.games import alien
 from shared.games.alien import facts
 
@@ -145,9 +147,162 @@ class AlienState(Schema):
         ANY_CARD, allow_none=True, required=True, metadata={"description": "Yours only."}
     )
     hand_counts = SEATS
-    prisons = fields.List(fields.List(fields.String(validate=CAPTURED)), required=True)
+    # A pattern, not an enum: openapi-generator's Python models cannot check an enum
+    # inside a list of lists.
+    prisons = fields.List(
+        fields.List(fields.String(validate=validate.Regexp(r"^A[0-9]$"))), required=True
+    )
     draw_pile_count = fields.Integer(required=True)
     played_count = fields.Integer(required=True)
     used_hunter_count = fields.Integer(required=True)
     window = fields.Nested(AlienWindow, allow_none=True, required=True)
     winner = fields.Integer(allow_none=True, required=True)
+
+
+# --- events (docs/rules/alien.md): a hidden list of cards is its count, a hidden card null
+
+CARD_CODES = sorted(set(alien.CARDS))
+CARDS_OR_COUNT = Alternatives(
+    {"type": "array", "items": {"type": "string", "enum": CARD_CODES}},
+    {"type": "integer", "description": "How many: the cards are hidden from you."},
+    required=True,
+)
+
+
+def _seat():
+    return fields.Integer(required=True)
+
+
+def _hidden_card(description="null when hidden from you"):
+    return fields.String(
+        allow_none=True,
+        required=True,
+        validate=validate.OneOf(CARD_CODES),
+        metadata={"description": description},
+    )
+
+
+class AlienDealt(Event):
+    type = tag("dealt")
+    hands = fields.List(CARDS_OR_COUNT, required=True)
+    draw_pile = CARDS_OR_COUNT
+
+
+class AlienTurnedOver(Event):
+    type = tag("turned_over")
+    card = fields.String(required=True, validate=validate.OneOf(CARD_CODES))
+    returned_to = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Where a non-CLUE card went back in the pile (once over)."},
+    )
+
+
+class AlienTurnBegan(Event):
+    type = tag("turn_began")
+    seat = _seat()
+
+
+class AlienClaimed(Event):
+    type = tag("claimed")
+    seat = _seat()
+    card = fields.String(required=True, validate=CAPTURED)
+    table = fields.String(required=True, validate=CLUE)
+
+
+class AlienWrongClaim(AlienClaimed):
+    """A wrong CAPTURED! claim: the player on turn takes a random card from the claimant."""
+
+    type = tag("wrong_claim")
+    taker = fields.Integer(allow_none=True, required=True)
+    taken = _hidden_card()
+
+
+class AlienStacked(Event):
+    type = tag("stacked")
+    seat = _seat()
+
+
+class AlienHandedOver(Event):
+    type = tag("handed_over")
+    seat = _seat()
+    to = fields.Integer(required=True)
+    card = _hidden_card()
+
+
+class AlienWindowClosed(Event):
+    type = tag("window_closed")
+    late = fields.List(fields.Integer(), required=True)
+
+
+class AlienHunted(Event):
+    type = tag("hunted")
+    seat = _seat()
+    card = fields.String(required=True, validate=HUNTER)
+    target = fields.Integer(required=True)
+    alien = fields.Integer(allow_none=True, required=True, metadata={"description": "H2, H3."})
+    taken = _hidden_card("H1: the card taken; null when hidden from you")
+
+
+class AlienCaptured(Event):
+    type = tag("captured")
+    seat = _seat()
+    card = fields.String(required=True, validate=CAPTURED)
+
+
+class AlienSeatOnly(Event):
+    seat = _seat()
+
+
+class AlienEndedTurn(AlienSeatOnly):
+    type = tag("ended_turn")
+
+
+class AlienPassed(AlienSeatOnly):
+    type = tag("passed")
+
+
+class AlienDrew(Event):
+    type = tag("drew")
+    seat = _seat()
+    cards = CARDS_OR_COUNT
+
+
+class AlienPlayed(Event):
+    type = tag("played")
+    seat = _seat()
+    card = fields.String(required=True, validate=CLUE)
+
+
+class AlienReshuffled(Event):
+    type = tag("reshuffled")
+    draw_pile = CARDS_OR_COUNT
+
+
+class AlienTookAlien(Event):
+    type = tag("took_alien")
+    seat = _seat()
+    target = fields.Integer(required=True)
+    alien = fields.Integer(required=True)
+
+
+EVENTS = {
+    "dealt": AlienDealt,
+    "turned_over": AlienTurnedOver,
+    "turn_began": AlienTurnBegan,
+    "claimed": AlienClaimed,
+    "wrong_claim": AlienWrongClaim,
+    "stacked": AlienStacked,
+    "handed_over": AlienHandedOver,
+    "window_closed": AlienWindowClosed,
+    "hunted": AlienHunted,
+    "captured": AlienCaptured,
+    "ended_turn": AlienEndedTurn,
+    "passed": AlienPassed,
+    "drew": AlienDrew,
+    "played": AlienPlayed,
+    "reshuffled": AlienReshuffled,
+    "took_alien": AlienTookAlien,
+}
+
+CONTRACT = Contract("alien", COMMANDS, AlienState, EVENTS)

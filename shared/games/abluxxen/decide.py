@@ -8,6 +8,7 @@ next turn, the end of the game), each step an event of its own.
 import random
 
 from ..base import RuleError
+from ..common import check_seat
 from .commands import parse_command, parse_table_command
 from .events import evolve
 from .facts import CARDS, DISPLAY_SIZE, HAND_SIZE, holds, remove_cards, row_value, sorted_cards
@@ -26,13 +27,14 @@ def decide(state, seat, command):
     Raises RuleError: "bad_command" (malformed), "not_your_turn" (that seat may not act
     now), "illegal_move" (against the rules).
     """
+    check_seat(seat, state["players"])
     if seat is None:
         parse_table_command(command)
         if state["phase"] != "setup":
             raise _illegal("the cards have already been dealt")
         return _settle(state, [_dealt_event(state)])
     command = parse_command(command)
-    if seat not in to_act(state) or isinstance(seat, bool):
+    if seat not in to_act(state):
         raise RuleError("not_your_turn", f"seat {seat} may not act now")
     expected = EXPECTED[state["phase"]]
     if command["type"] not in expected:

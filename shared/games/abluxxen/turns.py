@@ -2,6 +2,7 @@
 
 from collections import Counter
 
+from ..common import check_seat
 from .facts import JOKER, sort_key
 from .rules import draw_choices, published
 
@@ -42,6 +43,7 @@ def _rows(hand):
 
 def legal(state, seat):
     """Every command `seat` (None: the table) may send now, each as it can be sent."""
+    check_seat(seat, state["players"])
     if seat is None:
         return [{"type": "start"}] if state["phase"] == "setup" else []
     if seat not in to_act(state):

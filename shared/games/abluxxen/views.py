@@ -5,7 +5,7 @@ so is every card drawn from it; rows, the display and the sizes of piles and han
 public. Once the game is over the hands are shown.
 """
 
-from ..common import clone
+from ..common import check_seat, clone
 from .facts import row_value
 from .rules import front, scores
 
@@ -26,6 +26,7 @@ def _seat_view(state, seat, points):
 
 def view(state, seat):
     """What `seat` (None: a spectator) may see of the table, as a JSON dict."""
+    check_seat(seat, state["players"])
     over = state["phase"] == "over"
     seats = [_seat_view(state, other, points) for other, points in enumerate(scores(state))]
     attack, draw = state["attack"], state["draw"]

@@ -38,6 +38,7 @@ def initial(config):
     common.check_players(players, PLAYERS, "Alakablast")
     if config.get("deck") is not None:
         check_deck(config["deck"])
+    common.check_seed(config)
     return {
         "players": players,
         "seed": config["seed"],

@@ -19,6 +19,7 @@ from shared.games.alakablast.table import (
     next_seat,
 )
 from shared.games.base import RuleError
+from shared.games.common import check_seat
 
 
 def _illegal(message):
@@ -80,7 +81,7 @@ def _ask(state, seat, command):
     ]
 
 
-def _clue_event(state, seat, target, position, dimension, confirmed_claim=None):
+def _clue_event(state, seat, target, position, dimension):
     spell = state["hands"][target][position]["spell"]
     clue = clue_about(spell, dimension)
     _, positions = tell(state["hands"][target], clue)
@@ -91,7 +92,6 @@ def _clue_event(state, seat, target, position, dimension, confirmed_claim=None):
         "card": position,
         "clue": clue,
         "cards": positions,
-        "confirmed_claim": confirmed_claim,
     }
 
 
@@ -101,14 +101,14 @@ def _inform(state, seat, command):
         raise _not_your_turn("only the informant asked may answer")
     asker, position, claim = question["asker"], question["card"], question["claim"]
     spell = state["hands"][asker][position]["spell"]
-    confirmed = claim if claim and claim_holds(spell, claim) else None
     dimension = command["dimension"]
     if dimension not in answer_dimensions(state):
-        if confirmed and dimension in confirmed:
+        # Only the informant, who sees the card, ever reads this refusal.
+        if claim and claim_holds(spell, claim) and dimension in claim:
             raise _illegal(f"the claim is correct, so the clue must not be about the {dimension}")
         raise _illegal(f"the asker already knows the {dimension} of that card")
     return [
-        _clue_event(state, seat, asker, position, dimension, confirmed),
+        _clue_event(state, seat, asker, position, dimension),
         {"type": "turn_began", "turn": next_seat(state, asker)},
     ]
 
@@ -158,6 +158,7 @@ def decide(state, seat, command):
 
     Seat None is the table: its only command is {"type": "start"} (shuffle and deal).
     """
+    check_seat(seat, state["players"])
     kind = command_type(command)
     if seat is None:
         if kind not in TABLE_COMMANDS:
@@ -165,6 +166,4 @@ def decide(state, seat, command):
         return _start(state)
     if kind in TABLE_COMMANDS:
         raise _not_your_turn("only the table starts the game")
-    if type(seat) is not int or not 0 <= seat < state["players"]:
-        raise _not_your_turn(f"there is no seat {seat!r} at this table")
     return REFEREE[kind](state, seat, command)

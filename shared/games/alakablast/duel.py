@@ -74,16 +74,15 @@ def _end(events, state, winners, reason):
 
 
 def _refill(events, state, seat, is_open):
-    """Draw back to a full hand; an empty draw pile is rebuilt from the discard zone first."""
+    """Draw back to a full hand. The moment a draw takes the pile's last card, the discard
+    zone is shuffled into a new pile, before anything else happens."""
     missing = hand_size(state["players"]) - len(state["hands"][seat])
-    while missing > 0:
-        if not state["draw_pile"]:
-            if not state["discard_zone"]:
-                break  # cannot happen with 49 cards, but never loop for ever
-            pile = shuffled(state, state["discard_zone"])
-            state = emit(events, state, {"type": "draw_pile_rebuilt", "draw_pile": pile})
+    while missing > 0 and state["draw_pile"]:
         cards = state["draw_pile"][:missing]
         event = {"type": "cards_drawn", "seat": seat, "cards": cards, "open": is_open}
         state = emit(events, state, event)
         missing -= len(cards)
+        if not state["draw_pile"] and state["discard_zone"]:
+            pile = shuffled(state, state["discard_zone"])
+            state = emit(events, state, {"type": "draw_pile_rebuilt", "draw_pile": pile})
     return state

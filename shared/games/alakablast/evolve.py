@@ -1,7 +1,7 @@
 """Folding events into the state. Needs no randomness: every shuffle is in the events."""
 
 from shared.games.alakablast.cards import sorted_spells
-from shared.games.alakablast.knowledge import learn, tell, untold
+from shared.games.alakablast.knowledge import tell, untold
 from shared.games.common import clone, fold_event
 
 
@@ -37,11 +37,8 @@ def _asked(state, event):
 
 
 def _informed(state, event):
-    hand = state["hands"][event["target"]]
-    if event.get("confirmed_claim"):
-        card = hand[event["card"]]
-        hand[event["card"]] = {**card, "told": learn(card["told"], event["confirmed_claim"])}
-    state["hands"][event["target"]], _ = tell(hand, event["clue"])
+    # Only the clue is recorded: a claim, right or wrong, never becomes known.
+    state["hands"][event["target"]], _ = tell(state["hands"][event["target"]], event["clue"])
     state["question"] = None
 
 

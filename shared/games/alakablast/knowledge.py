@@ -73,11 +73,14 @@ def claim_holds(spell, claim):
     return matches(spell, claim)
 
 
-def told_with_claim(told, spell, claim):
-    """The knowledge once a claim is weighed: a correct claim counts as known, a wrong one not."""
+def answer_dimensions(told, spell, claim):
+    """The dimensions an informant may answer in: those whose clue adds knowledge, less
+    the claimed one when the claim is correct. A claim is never recorded as known: the
+    asker learns only the clue, and cannot tell a right claim from a wrong one."""
+    dimensions = dimensions_that_add(told, spell)
     if claim and claim_holds(spell, claim):
-        return learn(told, claim)
-    return told
+        dimensions = [d for d in dimensions if d not in claim]
+    return dimensions
 
 
 def tell(hand, clue):

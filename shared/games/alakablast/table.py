@@ -1,6 +1,7 @@
 """Questions about the table that both the referee (decide) and legal() ask."""
 
-from shared.games.alakablast.knowledge import dimensions_that_add, fully_known, told_with_claim
+from shared.games.alakablast import knowledge
+from shared.games.alakablast.knowledge import dimensions_that_add, fully_known
 
 
 def next_seat(state, seat):
@@ -30,11 +31,10 @@ def duel_clues(state, rival):
 
 
 def answer_dimensions(state):
-    """The dimensions the informant may answer in: a correct claim counts as known."""
+    """The dimensions the informant may answer in (a correct claim forbids its own)."""
     question = state["question"]
     card = state["hands"][question["asker"]][question["card"]]
-    told = told_with_claim(card["told"], card["spell"], question["claim"])
-    return dimensions_that_add(told, card["spell"])
+    return knowledge.answer_dimensions(card["told"], card["spell"], question["claim"])
 
 
 def duel_role(duel, seat):

@@ -11,6 +11,7 @@ from shared.games.alakablast.table import (
     duel_clues,
     others_clockwise,
 )
+from shared.games.common import check_seat
 
 
 def to_act(state):
@@ -69,6 +70,7 @@ def legal(state, seat):
     none, W, F, P, 1..6), then duels (by rival clockwise, kind, clue). The informant: the
     dimensions that add knowledge. A duelist who has not chosen: every card of the hand.
     """
+    check_seat(seat, state["players"])
     if seat not in to_act(state):
         return []
     phase = state["phase"]
@@ -83,12 +85,18 @@ def timeout(state, seat):
     """The command sent for `seat` when its time runs out; None when it need not act.
 
     The turn's player asks the next seat about their first open card still to learn about
-    (or, with none, makes the first legal duel); the informant gives the first legal answer;
-    a duelist plays a random card of their hand, drawn from the game's seed.
+    (or, with none, makes the first legal duel); the informant answers in the dimension a
+    claim did not name, or without a claim gives the first legal answer; a duelist plays a
+    random card of their hand, drawn from the game's seed.
     """
     commands = legal(state, seat)
     if not commands:
         return None
+    if state["phase"] == "answer" and state["question"]["claim"]:
+        # The dimension the claim did not name: legal whether the claim is right or wrong,
+        # so a timed-out answer does not tell the asker which it was.
+        (claimed,) = state["question"]["claim"]
+        return {"type": "inform", "dimension": "power" if claimed == "element" else "element"}
     if state["phase"] != "duel":
         return commands[0]
     duel = state["duel"]

@@ -10,7 +10,7 @@ is shown.
 from shared.games.alakablast.cards import GEM_TARGET, NAME, hand_size
 from shared.games.alakablast.table import duel_role
 from shared.games.alakablast.turns import to_act
-from shared.games.common import clone
+from shared.games.common import check_seat, clone
 
 
 def sees(seat, owner, is_open):
@@ -46,6 +46,7 @@ def _duel_view(duel, seat):
 
 def view(state, seat):
     """What `seat` (None: a spectator) may see of the table, as a JSON dict."""
+    check_seat(seat, state["players"])
     over = state["phase"] == "over"
     players = state["players"]
     return {

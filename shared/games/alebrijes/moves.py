@@ -1,5 +1,6 @@
 """legal and timeout: the commands a seat may send now, and the one sent for it on time-out."""
 
+from ..common import check_seat
 from .cards import COLOURS, colour, is_joker, number, remove_cards, sort_key, sorted_cards
 from .combinations import ollin_effects, possible_plays
 from .rules import to_act
@@ -51,7 +52,8 @@ def legal(state, seat):
 
     Plays come first (by count, number, colour), then passes with each exchange.
     """
-    if isinstance(seat, bool) or seat not in to_act(state):
+    check_seat(seat, state["players"])
+    if seat not in to_act(state):
         return []
     hand, pile = state["hands"][seat], len(state["draw_pile"])
     if state["phase"] == "exchange":

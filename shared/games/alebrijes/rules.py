@@ -1,6 +1,7 @@
 """decide: a command in, the events it causes out (or a RuleError saying why not)."""
 
 from ..base import RuleError
+from ..common import check_seat
 from .cards import remove_cards, sorted_cards
 from .combinations import beating_error, combination, ollin_effects
 from .commands import parse_command
@@ -22,6 +23,7 @@ def decide(state, seat, command):
 
     Seat None is the table itself, whose only command is {"type": "start"}.
     """
+    check_seat(seat, state["players"])
     command = parse_command(command)
     if seat is None:
         if command["type"] != "start":
@@ -35,7 +37,7 @@ def decide(state, seat, command):
         raise _illegal("the game has not started")
     if state["phase"] == "over":
         raise _illegal("the game is over")
-    if isinstance(seat, bool) or seat not in to_act(state):
+    if seat not in to_act(state):
         raise RuleError("not_your_turn", "it is not your turn")
     if command["type"] == "exchange":
         return _exchange(state, seat, command["cards"])

@@ -5,7 +5,7 @@ Nobody sees the draw pile's order or the seed. Hidden values in a redacted event
 replaced by null; counts stay.
 """
 
-from ..common import clone
+from ..common import check_seat, clone
 from .cards import sorted_cards
 from .options import NAME
 from .rounds import standings
@@ -19,6 +19,7 @@ def result(state):
 
 def view(state, seat):
     """What `seat` (None: a spectator) may see of the state, as a JSON-ready dict."""
+    check_seat(seat, state["players"])
     own = seat is not None
     return {
         "game": NAME,

@@ -33,17 +33,18 @@ def claim_commands(state, seat):
 
 
 def claim(state, seat, command):
-    """A CAPTURED! claim. Stale (the named table card has changed) and duplicate (this
-    table card was already claimed) claims are refused without penalty. A right claim
-    captures the alien and opens the stacking window; a wrong one costs the claimant a
-    random card, taken by the player whose turn it is (nothing when that is the
-    claimant)."""
+    """A CAPTURED! claim. A stale claim (the named table card has changed) is refused
+    without penalty, and so is one naming the sum or the difference once this table card
+    was already claimed. A right claim captures the alien and opens the stacking window. A
+    wrong one costs the claimant a random card, taken by the player whose turn it is
+    (nothing when that is the claimant): also after the capture when its alien is neither
+    the sum nor the difference."""
     if state["options"]["no_math"]:
         raise _illegal("this game is played with no_math: no sum or difference captures")
     card, table = command["card"], command["table"]
     if table != state["table"]:
         raise _illegal(f"stale claim: the table card is now {state['table']}, not {table}")
-    if state["table_claimed"]:
+    if state["table_claimed"] and alien_of(card) in claimable_aliens(table):
         raise _illegal(f"{table} has already been claimed: one capture per table card")
     chronicle = Chronicle(state)
     event = {"type": "claimed", "seat": seat, "card": card, "table": table}

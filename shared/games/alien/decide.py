@@ -1,6 +1,7 @@
 """Who acts, what they may send, and the command dispatcher."""
 
 from ..base import RuleError
+from ..common import check_seat
 from . import claims, setup, turn
 from .commands import parse_command, parse_table_command
 
@@ -8,10 +9,9 @@ from .commands import parse_command, parse_table_command
 def decide(state, seat, command):
     """The events `command` from `seat` produces (seat None: the table itself, whose
     commands are start and close_window), or RuleError. Never changes `state`."""
+    check_seat(seat, state["players"])
     if seat is None:
         return _decide_for_table(state, parse_table_command(command, state["players"]))
-    if not _is_seat(state, seat):
-        raise RuleError("bad_command", f"seats are 0 to {state['players'] - 1}")
     command = parse_command(command, state["players"])
     if state["phase"] != "play":
         raise RuleError("not_your_turn", f"the game is in its {state['phase']} phase")
@@ -30,10 +30,6 @@ def _decide_for_table(state, command):
     return claims.close_window(state)
 
 
-def _is_seat(state, seat):
-    return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"]
-
-
 def to_act(state):
     """The seats that must act now: those still to stack while a window is open, else
     the player whose turn it is; [] before the start and once the game is over."""
@@ -47,7 +43,8 @@ def to_act(state):
 def legal(state, seat):
     """Every command `seat` may send now, as it can be sent, in a stable order: its turn
     commands, then the CAPTURED! claims it would win, or its stack in a window."""
-    if state["phase"] != "play" or not _is_seat(state, seat):
+    check_seat(seat, state["players"])
+    if state["phase"] != "play" or seat is None:
         return []
     if state["window"] is not None:
         return [{"type": "stack"}] if claims.must_stack(state, seat) else []

@@ -41,6 +41,7 @@ def initial(config):
     """The state before the deal: the whole deck waits as the draw pile (shuffled by the
     start command unless the creator fixed its order)."""
     players, options, deck = common.read_config(config, configure, check_deck)
+    common.check_seed(config)
     return {
         "players": players,
         "seed": config["seed"],

@@ -5,11 +5,13 @@ public. Nobody sees the draw pile's order, the seed, or a card taken blind from
 another hand unless they gave or received it.
 """
 
+from ..common import check_seat
 from . import claims
 
 
 def view(state, seat):
     """What `seat` (None: a spectator) may see of the state."""
+    check_seat(seat, state["players"])
     return {
         "phase": state["phase"],
         "players": state["players"],

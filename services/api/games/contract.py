@@ -1,0 +1,269 @@
+"""Each game's typed contract, built the same way for every game from its own schemas.
+
+For a game `X` (Alebrijes...) this makes the components a generated client codes
+against: `XCommand` (its commands, discriminated by `type`), `XEvent` (the log's
+lifecycle events and the game's own, discriminated by `type`), `XView` (a seat's view
+with `state: XState` and `legal: [XCommand]`), `XEventPage` and `XMoved` (the answer to
+a command). Cross-game answers (`View`, `EventPage`, `Moved`) are unions of these,
+discriminated by `game`. Two games' commands are never in one union, so `pass` in
+Alebrijes and `pass` in Alien stay apart.
+"""
+
+from marshmallow import Schema, fields, validate
+
+from services.api.fields import Union
+from shared import games, table
+
+
+def tag(value, description=None):
+    """A one-valued string: a union member's discriminator."""
+    metadata = {"description": description} if description else {}
+    return fields.String(required=True, validate=validate.OneOf([value]), metadata=metadata)
+
+
+def seats(**kwargs):
+    return fields.List(fields.Integer(), **kwargs)
+
+
+class Result(Schema):
+    """A finished game's result. Every game gives `winners` (several: a shared victory)
+    and `scores`; the rest is the game's own."""
+
+    winners = seats(required=True)
+    scores = fields.List(fields.Integer(), required=True)
+    reason = fields.String(
+        metadata={
+            "description": "Alakablast: gem_target, shared_victory; Abluxxen: hand_empty, "
+            "supply_empty."
+        }
+    )
+    rounds_won = fields.List(fields.Integer(), metadata={"description": "Alebrijes."})
+    round_scores = fields.List(
+        fields.List(fields.Integer()),
+        metadata={"description": "Alebrijes: minus points per round, per seat."},
+    )
+    prisons = fields.List(
+        fields.List(fields.String()), metadata={"description": "Alien: each seat's prison."}
+    )
+
+
+class OptionsInForce(Schema):
+    """A game's options as configured (each game has some of these)."""
+
+    rounds = fields.Integer(metadata={"description": "Alebrijes."})
+    one_turn = fields.Boolean(metadata={"description": "Alebrijes."})
+    stack_seconds = fields.Float(metadata={"description": "Alien."})
+    no_math = fields.Boolean(metadata={"description": "Alien."})
+    published = fields.Boolean(metadata={"description": "Abluxxen."})
+    turn_seconds = fields.Integer(allow_none=True)
+    zombie_after = fields.Integer()
+
+
+class SeatRecord(Schema):
+    name = fields.String(allow_none=True, required=True)
+    bot = fields.String(
+        allow_none=True, required=True, metadata={"description": "The bot playing the seat."}
+    )
+    open = fields.Boolean(required=True)
+    away = fields.Boolean(
+        required=True,
+        metadata={"description": "A bot plays for the holder after timeouts, until they act."},
+    )
+    resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
+    reaction_seconds = fields.Float(required=True, metadata={"description": "A bot's delay."})
+
+
+# --- lifecycle events: the same in every game's log
+
+
+class Event(Schema):
+    version = fields.Integer(required=True)
+    at = fields.Integer(required=True, metadata={"description": "Append time, ms since the epoch."})
+
+
+class GameCreated(Event):
+    type = tag(table.CREATED)
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatRecord), required=True)
+    options = fields.Nested(OptionsInForce, required=True)
+    turn_seconds = fields.Integer(allow_none=True, required=True)
+    zombie_after = fields.Integer(required=True)
+    custom_deck = fields.Boolean(required=True)
+    seed_sha256 = fields.String(required=True)
+    seed = fields.String(metadata={"description": "Only in a finished game's log."})
+    deck = fields.List(
+        fields.String(), allow_none=True, metadata={"description": "Only once finished."}
+    )
+
+
+class SeatClaimed(Event):
+    type = tag(table.CLAIMED)
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+
+
+class GameStarted(Event):
+    type = tag(table.STARTED)
+
+
+class GameEnded(Event):
+    type = tag(table.ENDED)
+    result = fields.Nested(Result, required=True)
+    seed = fields.String(required=True, metadata={"description": "Every shuffle came from it."})
+
+
+class TimedOut(Event):
+    type = tag(table.TIMED_OUT)
+    seat = fields.Integer(required=True)
+
+
+class SeatTakenOver(Event):
+    type = tag(table.TAKEN_OVER)
+    seat = fields.Integer(required=True)
+    bot = fields.String(required=True)
+    reason = fields.String(required=True, validate=validate.OneOf(["resigned", "timeouts"]))
+
+
+class SeatReturned(Event):
+    type = tag(table.RETURNED)
+    seat = fields.Integer(required=True)
+
+
+class GameCancelled(Event):
+    type = tag(table.CANCELLED)
+
+
+class TimerFired(Event):
+    type = tag(table.FIRED)
+    key = fields.String(required=True)
+
+
+LIFECYCLE_EVENTS = {
+    schema._declared_fields["type"].validate.choices[0]: schema
+    for schema in (
+        GameCreated,
+        SeatClaimed,
+        GameStarted,
+        GameEnded,
+        TimedOut,
+        SeatTakenOver,
+        SeatReturned,
+        GameCancelled,
+        TimerFired,
+    )
+}
+
+
+class TableTimer(Schema):
+    key = fields.String(required=True)
+    deadline = fields.Integer(required=True, metadata={"description": "ms since the epoch"})
+
+
+class PublicSeat(SeatRecord):
+    seat = fields.Integer(required=True)
+
+
+class Summary(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
+    version = fields.Integer(required=True)
+    status = fields.String(
+        required=True, validate=validate.OneOf(["waiting", "active", "finished", "cancelled"])
+    )
+    seats = fields.List(fields.Nested(PublicSeat), required=True)
+    options = fields.Nested(OptionsInForce, required=True)
+    custom_deck = fields.Boolean(required=True)
+    seed_sha256 = fields.String(required=True)
+    seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
+    result = fields.Nested(Result, allow_none=True, required=True)
+
+
+class ViewBase(Summary):
+    seat = fields.Integer(
+        allow_none=True, required=True, metadata={"description": "null: spectator"}
+    )
+    to_act = seats(required=True)
+    deadlines = fields.List(
+        fields.Integer(allow_none=True),
+        required=True,
+        metadata={
+            "description": "Per seat, when its time to act runs out (ms since the "
+            "epoch); null when it need not act or the game has no turn_seconds."
+        },
+    )
+    timers = fields.List(
+        fields.Nested(TableTimer),
+        required=True,
+        metadata={"description": "The table's own timers, e.g. Alien's stacking window."},
+    )
+
+
+class Contract:
+    """The typed components of one game. `name` is the game's wire name."""
+
+    def __init__(self, name, commands, state, events):
+        title = name.capitalize()
+        self.name = name
+        self.title = title
+        self.commands = commands
+        self.command = Union(f"{title}Command", commands)
+        commanded = type(
+            f"{title}Commanded",
+            (Event,),
+            {
+                "type": tag(table.COMMANDED),
+                "seat": fields.Integer(required=True),
+                "by": fields.String(required=True, validate=validate.OneOf(["holder", "bot"])),
+                "command": Union(
+                    f"{title}Command",
+                    commands,
+                    metadata={"description": "What was sent: shown to others once it is over."},
+                ),
+            },
+        )
+        members = {**LIFECYCLE_EVENTS, table.COMMANDED: commanded, **events}
+        self.events = members
+        self.event = lambda **kw: Union(f"{title}Event", members, **kw)
+        self.view = type(
+            f"{title}View",
+            (ViewBase,),
+            {
+                "game": tag(name),
+                "legal": fields.List(
+                    Union(f"{title}Command", commands),
+                    required=True,
+                    metadata={"description": "Every command this seat may send now, as sent."},
+                ),
+                "state": fields.Nested(state, allow_none=True, required=True),
+            },
+        )
+        self.event_page = type(
+            f"{title}EventPage",
+            (Schema,),
+            {
+                "game": tag(name),
+                "events": fields.List(self.event(), required=True),
+                "version": fields.Integer(
+                    required=True, metadata={"description": "The game's version now."}
+                ),
+            },
+        )
+        self.moved = type(
+            f"{title}Moved",
+            (Schema,),
+            {
+                "game": tag(name),
+                "version": fields.Integer(required=True),
+                "events": fields.List(
+                    self.event(),
+                    required=True,
+                    metadata={"description": "What the command caused, as your seat sees it."},
+                ),
+                "view": fields.Nested(
+                    self.view,
+                    required=True,
+                    metadata={"description": "Your seat's view right after the command."},
+                ),
+            },
+        )

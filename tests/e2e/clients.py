@@ -1,0 +1,74 @@
+"""Generating API clients from openapi.yaml the way the API's users do, once per run.
+
+Python clients come from the generators' PyPI packages (openapi-python-client, and
+openapi-generator-cli, which runs openapi-generator's jar on the machine's Java); the
+TypeScript tools come from the npm registry, pinned by tests/e2e/node/package-lock.json
+and installed into .cache/ by `npm ci`. A missing Java or Node fails the test with a
+message saying so: these machines have both.
+"""
+
+import hashlib
+import importlib
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = ROOT / "openapi.yaml"
+NODE_PROJECT = Path(__file__).resolve().parent / "node"
+NODE_CACHE = ROOT / ".cache" / "node-clients"
+BIN = Path(sys.executable).parent
+
+
+def need(program):
+    """The path of `program`, or a failure that names what is missing."""
+    path = shutil.which(program)
+    assert path, f"{program} is not installed: the generated-client tests need it"
+    return path
+
+
+def run(command, cwd=None, timeout=300):
+    done = subprocess.run(
+        command, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        env={"PATH": f"{BIN}:/usr/local/bin:/usr/bin:/bin", "HOME": str(Path.home())},
+    )  # fmt: skip
+    assert done.returncode == 0, f"{command[0]} failed:\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def python_client(directory):
+    """openapi-python-client's package for openapi.yaml, imported as `tablestream_client`."""
+    target = directory / "tablestream_client"
+    run([str(BIN / "openapi-python-client"), "generate", "--path", str(SPEC),
+         "--output-path", str(target), "--meta", "none"])  # fmt: skip
+    sys.path.insert(0, str(directory))
+    return importlib.import_module("tablestream_client")
+
+
+def generator_models(directory):
+    """openapi-generator's `python` client for openapi.yaml; returns its models module."""
+    need("java")
+    quiet = "apiTests=false,modelTests=false,apiDocs=false,modelDocs=false"
+    run([str(BIN / "openapi-generator-cli"), "generate", "-i", str(SPEC), "-g", "python",
+         "-o", str(directory), "--package-name", "og_client",
+         "--global-property", quiet])  # fmt: skip
+    sys.path.insert(0, str(directory))
+    return importlib.import_module("og_client.models")
+
+
+def node_tools():
+    """The pinned npm packages (typescript, openapi-typescript, openapi-fetch, Redocly),
+    installed once per lock file; returns their node_modules/.bin."""
+    need("node")
+    npm = need("npm")
+    lock = (NODE_PROJECT / "package-lock.json").read_bytes()
+    stamp = NODE_CACHE / ".lock-sha256"
+    digest = hashlib.sha256(lock).hexdigest()
+    if not stamp.exists() or stamp.read_text() != digest:
+        NODE_CACHE.mkdir(parents=True, exist_ok=True)
+        for name in ("package.json", "package-lock.json"):
+            shutil.copy(NODE_PROJECT / name, NODE_CACHE / name)
+        run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=NODE_CACHE)
+        stamp.write_text(digest)
+    return NODE_CACHE / "node_modules" / ".bin"

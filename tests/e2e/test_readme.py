@@ -1,0 +1,75 @@
+"""The README's curl examples run as written against `make run`'s stack.
+
+Every indented block of README.md that starts with `curl` is run by bash, in order,
+with only what a reader substitutes changed: the server's address (the stack listens on
+a free port, not 8000), `ID` and `TOKEN` (from the creation's answer). Like a reader,
+the test lets the bots finish their turns between blocks. Every answer must be a 2xx.
+"""
+
+import json
+import re
+import subprocess
+import time
+
+import pytest
+
+from tests.e2e.conftest import ROOT
+
+pytestmark = pytest.mark.e2e
+
+
+def curl_blocks(text):
+    """The curl commands of the README's indented code blocks, in order, each as its
+    lines (bash reads the line continuations and the quoted newlines)."""
+    commands = []
+    for line in text.splitlines():
+        if not line.startswith("    "):
+            continue
+        if line.strip().startswith("curl"):
+            commands.append(line.strip())
+        elif commands and (commands[-1].endswith("\\") or commands[-1].count("'") % 2):
+            commands[-1] += "\n" + line.strip()
+    return commands
+
+
+def run(command):
+    done = subprocess.run(
+        ["bash", "-c", command + " -w '\\n%{http_code}'"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    body, _, status = done.stdout.rpartition("\n")
+    return int(status), body
+
+
+def settle(client, game_id):
+    """Wait, as a reader would, until the bots have moved and it is seat 0's turn."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        view = client.view(game_id)
+        if view["status"] != "active" or view["to_act"] == [0]:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the bots did not finish their turns")
+
+
+def test_every_curl_example_of_the_readme_runs(stack):
+    blocks = curl_blocks((ROOT / "README.md").read_text())
+    assert len(blocks) >= 5 and "POST localhost:8000/v1/games " in blocks[0]
+    address = stack.base.removeprefix("http://")
+    game_id = token = None
+    for block in blocks:
+        command = block.replace("localhost:8000", address)
+        if game_id is not None:
+            command = re.sub(r"/ID/", f"/{game_id}/", command)
+            command = command.replace("Bearer TOKEN", f"Bearer {token}")
+        status, body = run(command)
+        assert 200 <= status < 300, f"{block}\n-> {status} {body}"
+        answer = json.loads(body)
+        if game_id is None:
+            game_id = answer["id"]
+            token = answer["seats"][0]["token"]
+        settle(stack, game_id)
+    assert game_id is not None
