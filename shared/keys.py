@@ -32,6 +32,20 @@ class Keys:
     def summary(self, game_id):
         return self._game(game_id, "summary")
 
+    def webhooks(self, game_id):
+        """Hash of the game's webhook subscriptions: subscriber ("game", "seat-<n>") ->
+        {url, events, secret} as JSON."""
+        return self._game(game_id, "webhooks")
+
+    def webhook_health(self, game_id):
+        """Hash of each subscriber's dead letters in a row ("failures:<subscriber>") and
+        whether it is paused ("paused:<subscriber>")."""
+        return self._game(game_id, "webhook-health")
+
+    def webhook_claim(self, game_id, subscriber, event_id):
+        """Which delivery owns one notification to one subscriber, then "delivered"."""
+        return self._game(game_id, f"webhook-claim:{subscriber}:{event_id}")
+
     def events_pattern(self):
         return f"{self.prefix}g:{{*}}:events"
 
@@ -67,6 +81,11 @@ class Keys:
         """The first answer to a request sent with an Idempotency-Key (digest of the key
         and its scope)."""
         return f"{self.prefix}idem:{digest}"
+
+    @property
+    def webhook_dead_letters(self):
+        """List of webhook deliveries that gave up, newest first, for an operator."""
+        return f"{self.prefix}webhook-dead-letters"
 
     @property
     def secret(self):

@@ -86,4 +86,6 @@ def _decision(current, event):
         return table.return_seat(current, event["seat"])
     if kind == table.CANCELLED:
         return table.cancel(current)
+    if kind == table.PAUSED:
+        return table.webhook_paused(current, event["seat"])
     return None

@@ -20,6 +20,7 @@ REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
 TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned"
 CANCELLED, COMMANDED, FIRED = "game_cancelled", "commanded", "timer_fired"
+PAUSED = "webhook_paused"
 LIFECYCLE = (
     CREATED,
     CLAIMED,
@@ -31,6 +32,7 @@ LIFECYCLE = (
     CANCELLED,
     COMMANDED,
     FIRED,
+    PAUSED,
 )
 
 
@@ -192,6 +194,14 @@ def resign(table, seat):
     return [{"type": TAKEN_OVER, "seat": seat, "bot": DEFAULT_BOT, "reason": "resigned"}]
 
 
+def webhook_paused(table, seat):
+    """A webhook kept failing and is paused (seat None: the game's webhook). A note in
+    the log for the players; it changes nothing at the table."""
+    if table["status"] not in ("waiting", "active"):
+        raise RuleError("game_not_active", f"the game is {table['status']}")
+    return [{"type": PAUSED, "seat": seat}]
+
+
 def time_out(table, seat):
     """The seat ran out of time: the rules' default action for it, and a bot takes the
     seat over after zombie_after timeouts in a row."""
@@ -293,8 +303,8 @@ def evolve(table, event, at=None):
             "options": table["options"],
         }
         table = {**table, "status": "active", "rules": rules_of(table).initial(config)}
-    elif kind in (COMMANDED, FIRED):
-        pass  # a record of what was decided on; the events that follow change the table
+    elif kind in (COMMANDED, FIRED, PAUSED):
+        pass  # a record of what was decided on (or of a paused webhook); no change
     elif kind == ENDED:
         table = {**table, "status": "finished", "result": event["result"]}
     elif kind == CANCELLED:

@@ -15,6 +15,7 @@ STATUS = {
     "bad_request": 400,
     "bad_command": 400,
     "bad_options": 400,
+    "bad_webhook_url": 400,
     "unauthorized": 401,
     "forbidden": 403,
     "not_found": 404,

@@ -7,6 +7,7 @@ from services.api.errors import STATUS
 from services.api.fields import Count, Flag, Seconds, Seed, Text
 from services.api.games import CONTRACTS
 from services.api.games.contract import PublicSeat, Summary
+from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
 from shared import games, table
 
 NAME = validate.Length(min=1, max=40)
@@ -95,6 +96,13 @@ class Options(Schema):
             "its holder acts again (default 2)."
         },
     )
+    webhook = fields.Nested(
+        WebhookSpec,
+        metadata={
+            "description": "The game's webhook: notifications of what a spectator may "
+            "see (every seat's your_turn, the start, the end...). See docs/webhooks.md."
+        },
+    )
 
 
 class CreateGame(Schema):
@@ -120,6 +128,10 @@ class Created(Schema):
         required=True, metadata={"description": "Lets the creator cancel the game while it waits."}
     )
     seats = fields.List(fields.Nested(SeatCredentials), required=True)
+    webhook = fields.Nested(
+        WebhookRegistered,
+        metadata={"description": "When options.webhook was given: its secret, shown only here."},
+    )
 
 
 class ClaimSeat(Schema):

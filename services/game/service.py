@@ -26,13 +26,14 @@ class GameService:
         self._cache = OrderedDict()
         self._cache_size = cache_size
 
-    def create(self, game, seats, options):
-        """Open a table. Returns its id, version and the human seats' tokens."""
+    def create(self, game, seats, options, game_id=None):
+        """Open a table. Returns its id, version and the human seats' tokens. `game_id`
+        (from new_game_id) lets a caller store something under the id first."""
         options = dict(options)
         if options.get("seed") is None:
             options["seed"] = secrets.token_hex(16)  # drawn from the OS; its hash is public
         options["seed"] = str(options["seed"])
-        game_id = secrets.token_hex(6)
+        game_id = game_id or new_game_id()
         events = table.create(game_id, game, seats, options, options["seed"])
         at = self._now_ms()
         version = self.store.append(game_id, 0, events, at)
@@ -86,6 +87,10 @@ class GameService:
     def return_seat(self, game_id, seat):
         """The holder takes the seat back from the bot that played it after timeouts."""
         return self._write(game_id, lambda t: table.return_seat(t, seat))
+
+    def pause_webhook(self, game_id, seat):
+        """Note in the log that a webhook (seat None: the game's) is paused."""
+        return self._write(game_id, lambda t: table.webhook_paused(t, seat))
 
     def cancel(self, game_id):
         """The creator calls off a game still waiting for players."""
@@ -148,6 +153,10 @@ class GameService:
 
     def _now_ms(self):
         return int(self.clock() * 1000)
+
+
+def new_game_id():
+    return secrets.token_hex(6)
 
 
 def read_checkpoint(redis, keys, game_id):

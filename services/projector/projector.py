@@ -43,8 +43,9 @@ def read_models(current, version):
 
 
 class Projector:
-    def __init__(self, store, scheduler=None, consumer=None):
+    def __init__(self, store, scheduler=None, consumer=None, notifier=None):
         self.store = store
+        self.notifier = notifier  # webhooks: told of each batch before it is saved
         self.redis = store.redis
         self.keys = store.keys
         self.scheduler = scheduler or Nothing()
@@ -59,6 +60,8 @@ class Projector:
             return version
         current = table.fold(((r.event, r.at) for r in tail), before)
         version = tail[-1].version
+        if self.notifier is not None:
+            self.notifier.notify(game_id, before, tail)
         if self._save(game_id, current, version):
             self._after_save(game_id, current, version, tail[0].at)
             self.wake(game_id, current, version, tail[-1].at, before)

@@ -139,6 +139,15 @@ class TimerFired(Event):
     key = fields.String(required=True)
 
 
+class WebhookPaused(Event):
+    type = tag(table.PAUSED)
+    seat = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Whose webhook kept failing and is paused; null: the game's."},
+    )
+
+
 LIFECYCLE_EVENTS = {
     schema._declared_fields["type"].validate.choices[0]: schema
     for schema in (
@@ -151,6 +160,7 @@ LIFECYCLE_EVENTS = {
         SeatReturned,
         GameCancelled,
         TimerFired,
+        WebhookPaused,
     )
 }
 
