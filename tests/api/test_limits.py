@@ -43,6 +43,7 @@ def test_creating_tables_past_the_limit_is_429_and_creates_nothing(deps):
         assert client.post("/v1/games", json=TABLE).status_code == 201
     assert_rate_limited(client.post("/v1/games", json=TABLE), 60)
     assert len(deps.store.game_ids()) == 3
+    assert deps.redis.keys(f"{deps.keys.prefix}limits:*")  # under KEY_PREFIX, as every key
     other = client.post("/v1/games", json=TABLE, environ_base=from_address("10.0.0.2"))
     assert other.status_code == 201  # the limit is per client address
 
