@@ -4,37 +4,51 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# -qq: pip's and setuptools' notices (the editable-install box) stay quiet; errors show.
+PIP := $(BIN)/python -m pip install -qq -c constraints.txt
+SERVICE := $(VENV)/.installed-service
+TOOLS := $(VENV)/.installed-test
 
-.PHONY: run test lint openapi bench constraints clean
+.PHONY: run test test-slow lint openapi bench constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
-$(STAMP): pyproject.toml constraints.txt
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install -qq --upgrade pip
+
+# `make run` needs only the service's dependencies; the tests' tools come with `make test`.
+$(SERVICE): pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP) -e .
+	touch $@
+
+$(TOOLS): $(SERVICE)
+	$(PIP) -e '.[test]'
+	touch $@
 
 # http:// webhooks are allowed under make run, for a receiver on this machine.
-run: $(STAMP)
+run: $(SERVICE)
 	WEBHOOK_ALLOW_HTTP=$${WEBHOOK_ALLOW_HTTP:-1} $(BIN)/python -m services.run
 
-test: $(STAMP)
+test: $(TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-lint: $(STAMP)
+# The fault suite and the Redis Cluster failover: real processes SIGKILLed, minutes long.
+test-slow: $(TOOLS)
+	$(BIN)/python -m pytest -m slow
+
+lint: $(TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-openapi: $(STAMP)
+openapi: $(SERVICE)
 	$(BIN)/python -m services.api.openapi --write
 
-bench: $(STAMP)
+bench: $(TOOLS)
 	$(BIN)/python bench/moves_per_second.py
 
-constraints: $(STAMP)
+constraints: $(TOOLS)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:

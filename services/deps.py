@@ -32,9 +32,10 @@ class Deps:
     def projector(self, consumer=None):
         """A projector that schedules bot moves and timers on this deployment's queue
         and webhook deliveries on its webhooks queue."""
-        from services.projector import Projector
+        from services.projector.projector import Expiry, Projector
 
-        return Projector(self.store, self.scheduler, consumer, notifier=self.notifier)
+        expiry = Expiry(self.config.waiting_expires_after, self.config.idle_expires_after)
+        return Projector(self.store, self.scheduler, consumer, expiry, notifier=self.notifier)
 
     @property
     def webhook_queue(self):

@@ -69,7 +69,13 @@ class Keys:
 
     @property
     def live(self):
-        """Set of games not yet finished: what the projector's sweep looks at."""
+        """Sorted set of the games not yet over, each scored by when the projectors'
+        sweep next looks at it (ms since the epoch)."""
+        return f"{self.prefix}live-by-due"
+
+    @property
+    def old_live(self):
+        """The plain set `live` held before the sweep went incremental (migrated)."""
         return f"{self.prefix}live"
 
     @property
@@ -90,3 +96,8 @@ class Keys:
     @property
     def secret(self):
         return f"{self.prefix}token-secret"
+
+    @property
+    def projectors(self):
+        """Sorted set: each projector's last heartbeat (ms), for readiness checks."""
+        return f"{self.prefix}projectors"

@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from services.api import body, caching, cors, errors, fields, idempotency, limits, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
+from services.ops import web as ops_web
 
 MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
 
@@ -93,6 +94,8 @@ def create_app(deps=None, *, spec_only=False):
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.add_url_rule(f"{DOCS_FILES}/<path:name>", "docs_files", _docs_file)
+    # First: every later hook and error answer sees the request id; its timing covers them.
+    ops_web.install(app)  # request ids, access log, metrics, /healthz, /readyz, /metrics
     if deps is not None:
         limits.install(app, deps)
     idempotency.install(app)

@@ -39,8 +39,9 @@ class Options(Schema):
     seed = Seed(
         allow_none=True,
         metadata={
-            "description": "Fixes every shuffle. Drawn by the server when left out; its "
-            "SHA-256 is public and the seed is revealed when the game ends."
+            "description": "Fixes every shuffle. Drawn by the server when left out; "
+            "seed_sha256 (salted by the server) is public, and the seed and its salt are "
+            "revealed when the game ends. A chosen seed marks the game dealt_by_creator."
         },
     )
     deck = fields.List(
@@ -49,7 +50,8 @@ class Options(Schema):
         validate=validate.Length(max=200),
         metadata={
             "description": "A complete ordering of the game's cards, in the order the "
-            "rulebook deals (see the game's rules page). Marks the game custom_deck."
+            "rulebook deals (see the game's rules page). Marks the game custom_deck "
+            "and dealt_by_creator."
         },
     )
     variant = fields.String(
@@ -190,6 +192,9 @@ class Problem(Schema):
     )
     detail = fields.String(required=True)
     errors = fields.Dict(metadata={"description": "Field-level problems of the request."})
+    request_id = fields.String(
+        metadata={"description": "The request's X-Request-ID (sent or made): quote it."}
+    )
 
 
 class AnyCommand(Schema):

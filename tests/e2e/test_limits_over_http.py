@@ -1,7 +1,6 @@
 """Abuse limits through gunicorn's gevent workers and the embedded Redis, on a stack of
 its own started with low limits (the shared stack keeps the defaults)."""
 
-import os
 import signal
 import time
 
@@ -17,16 +16,7 @@ LIMITS = {"RATE_LIMIT_CREATE": "3/minute", "RATE_LIMIT_STREAMS": "2"}
 
 @pytest.fixture(scope="module")
 def limited(tmp_path_factory):
-    saved = {k: os.environ.get(k) for k in LIMITS}
-    os.environ.update(LIMITS)
-    try:
-        client, run = start_stack(tmp_path_factory)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k)
-            else:
-                os.environ[k] = v
+    client, run = start_stack(tmp_path_factory, **LIMITS)
     yield client
     run.send_signal(signal.SIGINT)
     run.wait(30)
