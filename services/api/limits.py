@@ -58,6 +58,7 @@ def install(app, deps):
         storage_uri=uri,
         storage_options=options,
         strategy="fixed-window",
+        key_prefix=f"{config.key_prefix}limits",  # keys LIMITS:LIMITER/<this>/...
         enabled=config.rate_limits,
         swallow_errors=True,  # Redis down: serve (and fail there), do not refuse everyone
     )
@@ -80,14 +81,14 @@ def install(app, deps):
 
 def _storage(config, client):
     """flask-limiter's storage: the deployment's Redis, through the app's own pool
-    (on a cluster, a cluster client of its own from the same URL), its keys under
-    KEY_PREFIX like every other key."""
-    options = {"key_prefix": f"{config.key_prefix}limits"}
+    (on a cluster, a cluster client of its own from the same URL). Its counters live
+    apart from the deployment's data (under LIMITS:), so a refused request leaves
+    nothing under KEY_PREFIX."""
     if isinstance(client, RedisCluster):
         node = client.get_default_node()
         netloc = urlsplit(config.redis_url).netloc if config.redis_cluster else None
-        return f"redis+cluster://{netloc or f'{node.host}:{node.port}'}", options
-    return config.redis_url, {**options, "connection_pool": client.connection_pool}
+        return f"redis+cluster://{netloc or f'{node.host}:{node.port}'}", {}
+    return config.redis_url, {"connection_pool": client.connection_pool}
 
 
 def _seat():

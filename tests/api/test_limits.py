@@ -43,7 +43,8 @@ def test_creating_tables_past_the_limit_is_429_and_creates_nothing(deps):
         assert client.post("/v1/games", json=TABLE).status_code == 201
     assert_rate_limited(client.post("/v1/games", json=TABLE), 60)
     assert len(deps.store.game_ids()) == 3
-    assert deps.redis.keys(f"{deps.keys.prefix}limits:*")  # under KEY_PREFIX, as every key
+    assert deps.redis.keys(f"LIMITS:LIMITER/{deps.keys.prefix}limits/*")  # this deployment's
+    assert deps.redis.keys(f"{deps.keys.prefix}limits*") == []  # none among its data
     other = client.post("/v1/games", json=TABLE, environ_base=from_address("10.0.0.2"))
     assert other.status_code == 201  # the limit is per client address
 
