@@ -47,4 +47,4 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    main()
+    logs.run_quietly(main)
