@@ -78,7 +78,16 @@ def connect(url, cluster=False):
     `cluster`, a Redis Cluster client (the URL names any one node)."""
     if cluster:
         return redis.RedisCluster.from_url(url)
-    pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=20)
+    # No read timeout: redis-py's default (5 s) cuts RQ's blocking dequeue (15 s) and
+    # an idle change subscription; keepalive and a health check find a dead peer.
+    pool = redis.BlockingConnectionPool.from_url(
+        url,
+        max_connections=64,
+        timeout=20,
+        socket_timeout=None,
+        socket_keepalive=True,
+        health_check_interval=30,
+    )
     return redis.Redis(connection_pool=pool)
 
 

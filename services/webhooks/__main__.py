@@ -5,11 +5,12 @@
 import argparse
 import logging
 
-from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
+from services.ops.worker import MeasuredWorker
 from services.webhooks import dead_letters
+from services.worker.clock import Clock
 from shared import jsonutil
 
 
@@ -26,8 +27,14 @@ def main(argv=None):
     if args.command == "worker":
         logging.basicConfig(level=logging.INFO, format="webhooks %(levelname)s %(message)s")
         queue = d.webhook_queue
-        worker = SimpleWorker([queue], connection=queue.connection, serializer=JSONSerializer)
-        worker.work(with_scheduler=True, logging_level="WARNING")
+        worker = MeasuredWorker([queue], connection=queue.connection, serializer=JSONSerializer)
+        # Retries wait in RQ's scheduled registry; our clock moves them when due (as
+        # the bot workers' does: no forked scheduler under a long lock).
+        stop_clock = Clock([queue]).start()
+        try:
+            worker.work(with_scheduler=False, logging_level="WARNING")
+        finally:
+            stop_clock()
     elif args.replay:
         replayed = dead_letters.replay(d.redis, d.keys, d.webhook_queue, args.limit)
         print(f"replayed {len(replayed)} dead letters")

@@ -60,7 +60,7 @@ def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(real_deps):
     queue = real_deps.queue
     first, second = Clock([queue]), Clock([queue])
     stop = first.start()
-    processes.wait_for(lambda: second.tick() == [] and first.tick() == [queue.name], timeout=5)
+    processes.wait_for(lambda: second.tick() == [] and first.tick() == [queue.name], timeout=15)
     stop()
     assert second.tick() == [queue.name]
 
