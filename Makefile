@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint openapi bench constraints clean
+.PHONY: run test lint openapi bench bench-compare constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
@@ -32,6 +32,17 @@ openapi: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/moves_per_second.py
+
+# Issue 12's comparison: tablestream vs boardgame.io (npm ci into bench/peer) and the bare
+# floor, interleaved; prints the table and goals, writes plots into bench/results/.
+# BENCH_ARGS passes options, e.g. BENCH_ARGS="--seconds 15 --reps 3 --profile".
+BENCH_STAMP := $(VENV)/.installed-bench
+$(BENCH_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test,bench]'
+	touch $(BENCH_STAMP)
+
+bench-compare: $(BENCH_STAMP)
+	$(BIN)/python bench/compare.py $(BENCH_ARGS)
 
 constraints: $(STAMP)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
