@@ -94,6 +94,16 @@ def bucket(frame):
     return "stdlib and other"
 
 
+def library(frames):
+    """Whose work a sample is: the leaf's library, except that gevent's sockets and the
+    standard library count for the library that called them (redis-py, gunicorn...)."""
+    for frame in reversed(frames):
+        name = bucket(frame)
+        if name not in ("gevent sockets and hub", "stdlib and other"):
+            return name
+    return bucket(frames[-1])
+
+
 def ours(frames):
     """The deepest frame of tablestream's own code in a stack: whose work this sample is."""
     for frame in reversed(frames):
@@ -114,7 +124,7 @@ def summary(paths, top=30):
     for frames, count in stacks(paths):
         total += count
         owner[ours(frames)] += count
-        by_bucket[bucket(frames[-1])] += count
+        by_bucket[library(frames)] += count
         leaf[_short(frames[-1])] += count
         for frame in {_short(f) for f in frames}:
             inclusive[frame] += count
@@ -143,7 +153,8 @@ def _short(frame):
 def render(name, result, top=8):
     """A few lines for the report."""
     lines = [f"{name}: {result['samples']} samples"]
-    lines.append("  by library: " + ", ".join(f"{b} {s:.0%}" for b, s in result["buckets"][:8]))
+    shares = ", ".join(f"{b} {s:.0%}" for b, s in result["buckets"][:8])
+    lines.append(f"  by library (a socket call counts for its caller): {shares}")
     lines.append("  inclusive (frames under 90%: below the server's main loops):")
     lines += [f"    {s:5.1%}  {f}" for f, s in result["functions"] if s < 0.9][:top]
     lines.append("  by the deepest frame of our code (its callees included):")
