@@ -39,6 +39,7 @@ FLAT_EARLY = (10, 160)  # versions whose moves count as "a move at version ~20"
 FLAT_LATE = 150  # the last versions before --flat-version count as "~2,000"
 # The longest Alebrijes game the API allows: 2 seats reach only ~1,260 versions in 20 rounds.
 FLAT_GAME = {"players": 4, "rounds": 20}
+FLAT_GAMES = 3  # played one after another, their moves pooled
 
 
 def main():
@@ -170,31 +171,7 @@ class Comparison:
     def saturated(self, system, games, rep):
         label = f"{system} {games} games #{rep + 1}"
         if system == "boardgame.io":
-            server = [psutil.Process(self.peer.process.pid)]
-            cpu = systems.cpu_seconds(server)
-            line = self.peer.drive(
-                "moves",
-                "--matches",
-                games,
-                "--seconds",
-                int(self.args.seconds),
-                "--warmup",
-                int(self.args.warmup),
-            )
-            summary = {
-                "target": system,
-                "games": games,
-                "moves_per_s": line["moves_per_s"],
-                "post_p50_ms": line["move_p50_ms"],
-                "post_p99_ms": line["move_p99_ms"],
-                "errors": line["errors"],
-            }
-            # The driver moves during its warm-up too: CPU over both, per move.
-            moves = line["moves_per_s"] * (int(self.args.seconds) + int(self.args.warmup))
-            summary["cpu_ms_per_move"] = {
-                "server": 1000 * (systems.cpu_seconds(server) - cpu) / max(1, moves)
-            }
-            self.record(label, summary, kind="saturated")
+            self.record(label, self._saturated_peer(games), kind="saturated")
             return
         roles = self.ts.processes() if system == "tablestream" else {}
         before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
@@ -206,6 +183,27 @@ class Comparison:
                 1, summary["all_moves"]
             )
         self.record(label, summary, raw, kind="saturated")
+
+    def _saturated_peer(self, games):
+        server = [psutil.Process(self.peer.process.pid)]
+        cpu = systems.cpu_seconds(server)
+        seconds, warmup = int(self.args.seconds), int(self.args.warmup)
+        line = self.peer.drive(
+            "moves", "--matches", games, "--seconds", seconds, "--warmup", warmup
+        )
+        # The driver moves during its warm-up too: CPU over both, per move.
+        moves = line["moves_per_s"] * (seconds + warmup)
+        return {
+            "target": "boardgame.io",
+            "games": games,
+            "moves_per_s": line["moves_per_s"],
+            "post_p50_ms": line["move_p50_ms"],
+            "post_p99_ms": line["move_p99_ms"],
+            "errors": line["errors"],
+            "cpu_ms_per_move": {
+                "server": 1000 * (systems.cpu_seconds(server) - cpu) / max(1, moves)
+            },
+        }
 
     def saturation(self):
         """Median moves/s of tablestream at the most games: what "half load" halves."""
@@ -233,28 +231,35 @@ class Comparison:
         self.record("tablestream light", summary, raw, kind="light")
 
     def flat(self):
-        """One game played alone up to --flat-version: POST latency early and late."""
+        """Games played alone, one after another, up to --flat-version: POST latency of
+        the moves early in each game against those near the end."""
         top = self.args.flat_version + 50
         commands = self._commands()
-        summary, raw = self.drive(
-            "tablestream", 1, seconds=600, warmup=0, until_version=top, options=FLAT_GAME
-        )
-        by_version = raw["by_version"]
+        by_version = []
+        for game in range(FLAT_GAMES):
+            _, raw = self.drive(
+                "tablestream",
+                1,
+                seconds=600,
+                warmup=0,
+                until_version=top,
+                options=FLAT_GAME,
+                seed=1000 + game,
+            )
+            by_version += raw["by_version"]
         early = [ms for v, ms in by_version if FLAT_EARLY[0] <= v < FLAT_EARLY[1]]
         late = [ms for v, ms in by_version if top - FLAT_LATE <= v <= top]
         moves = len(by_version)
-        self.record(
-            "tablestream flat",
-            {
-                "target": "tablestream",
-                "moves": moves,
-                "early_p50_ms": statistics.median(early),
-                "late_p50_ms": statistics.median(late),
-                "reached": max(v for v, _ in by_version),
-                "redis_commands_per_move": (self._commands() - commands) / max(1, moves),
-            },
-            kind="flat",
-        )
+        summary = {
+            "target": "tablestream",
+            "games": FLAT_GAMES,
+            "moves": moves,
+            "early_p50_ms": statistics.median(early),
+            "late_p50_ms": statistics.median(late),
+            "reached": max(v for v, _ in by_version),
+            "redis_commands_per_move": (self._commands() - commands) / max(1, moves),
+        }
+        self.record("tablestream flat", summary, kind="flat")
 
     def peer_flat(self):
         line = self.peer.drive(
