@@ -3,12 +3,11 @@
 A finished game's log (GET /v1/games/{id}/events) holds everything: the seed, the
 deck if one was fixed, every command as it was sent (`commanded`), every timeout and
 timer, and every deal and draw as it happened. `check` verifies what a player can
-verify on their own: the seed matches the hash published in the first event, and
+verify on their own: the seed, salted with the salt revealed with it, matches the
+hash published in the first event (sha256(salt + seed); old logs have no salt), and
 deciding every command again with the rules gives exactly the logged events, shuffles
 and deals included. `table_at` rebuilds the table at any version, for a replay viewer.
 """
-
-import hashlib
 
 from shared import table
 from shared.games.base import RuleError
@@ -41,7 +40,7 @@ def check(records):
     if seed is None:
         return ["the seed is not in the log: a game's log is whole only once it has finished"]
     problems = []
-    if hashlib.sha256(seed.encode()).hexdigest() != created["seed_sha256"]:
+    if table.seed_sha256(seed, created.get("seed_salt", "")) != created["seed_sha256"]:
         problems.append("the seed does not match the seed_sha256 published when it began")
     return problems + _decide_again(events)
 
@@ -67,8 +66,8 @@ def _decide_again(events):
 
 def _decision(current, event):
     """The events the table decides at the point where `event` stands: every decision
-    (a claimed seat, a command, a timeout, a timer, resigning, returning, cancelling)
-    is logged by its first event. None when `event` cannot begin one."""
+    (a claimed seat, a command, a timeout, a timer, resigning, returning, cancelling,
+    expiring) is logged by its first event. None when `event` cannot begin one."""
     kind = event["type"]
     if kind == table.STARTED and current["status"] == "waiting":
         return table.opening(current)
@@ -86,4 +85,8 @@ def _decision(current, event):
         return table.return_seat(current, event["seat"])
     if kind == table.CANCELLED:
         return table.cancel(current)
+    if kind == table.PAUSED:
+        return table.webhook_paused(current, event["seat"])
+    if kind == table.EXPIRED:
+        return table.expire(current, event["reason"])
     return None
