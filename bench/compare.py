@@ -135,7 +135,9 @@ class Comparison:
     # The systems.
 
     def start(self):
-        self.ts = systems.Tablestream(Path(self.run_dir) / "tablestream").start()
+        self.ts = systems.Tablestream(
+            Path(self.run_dir) / "tablestream", self.out / "tablestream.log"
+        ).start()
         self.started.append(self.ts)
         self.peer = systems.Peer().start()
         self.started.append(self.peer)

@@ -53,8 +53,9 @@ class Tablestream:
 
     name = "tablestream"
 
-    def __init__(self, run_dir, workers=1):
+    def __init__(self, run_dir, log_path, workers=1):
         self.run_dir = Path(run_dir)
+        self.log_path = Path(log_path)
         self.workers = workers
 
     def start(self):
@@ -69,8 +70,14 @@ class Tablestream:
             WORKERS=str(self.workers),
             RATE_LIMITS="off",
         )
+        # Its logs (an access line per request) go to a file, not over the progress bar.
+        self.log = open(self.log_path, "ab")  # closed in stop()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL
+            [sys.executable, "-m", "services.run"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
         )
         self.base = f"http://127.0.0.1:{self.port}"
         wait_for(f"{self.base}/openapi.json", self.process)
@@ -100,6 +107,7 @@ class Tablestream:
     def stop(self):
         stop(self.process)
         stop(self.redis_process)
+        self.log.close()
 
 
 class Peer:
