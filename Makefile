@@ -9,7 +9,7 @@ PIP := $(BIN)/python -m pip install -qq -c constraints.txt
 SERVICE := $(VENV)/.installed-service
 TOOLS := $(VENV)/.installed-test
 
-.PHONY: run test test-slow lint openapi bench constraints clean
+.PHONY: run test test-slow lint openapi bench bench-compare constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
@@ -47,6 +47,17 @@ openapi: $(SERVICE)
 
 bench: $(TOOLS)
 	$(BIN)/python bench/moves_per_second.py
+
+# Issue 12's comparison: tablestream vs boardgame.io (npm ci into bench/peer) and the bare
+# floor, interleaved; prints the table and goals, writes plots into bench/results/.
+# BENCH_ARGS passes options, e.g. BENCH_ARGS="--seconds 15 --reps 3 --profile".
+BENCH_TOOLS := $(VENV)/.installed-bench
+$(BENCH_TOOLS): $(TOOLS)
+	$(PIP) -e '.[test,bench]'
+	touch $@
+
+bench-compare: $(BENCH_TOOLS)
+	$(BIN)/python bench/compare.py $(BENCH_ARGS)
 
 constraints: $(TOOLS)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt

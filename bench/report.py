@@ -1,0 +1,329 @@
+"""The comparison's table, its goals (issue 12) marked met or not, and its plots."""
+
+import statistics
+from pathlib import Path
+
+
+def _runs(results, kind, target=None, games=None):
+    return [
+        r
+        for r in results["runs"]
+        if r.get("kind") == kind
+        and (target is None or r["target"] == target)
+        and (games is None or r.get("games") == games)
+    ]
+
+
+def _values(runs, key):
+    return [r[key] for r in runs if r.get(key) is not None]
+
+
+def spread(values, digits=0, unit=""):
+    """ "median (min-max)" of a few runs."""
+    if not values:
+        return "-"
+    fmt = f"{{:,.{digits}f}}"
+    med = fmt.format(statistics.median(values))
+    if len(values) == 1:
+        return f"{med}{unit}"
+    return f"{med}{unit} ({fmt.format(min(values))}-{fmt.format(max(values))})"
+
+
+def median(values):
+    return statistics.median(values) if values else None
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def table(results):
+    """The issue's table, as measured now."""
+    rows = [("figure", "tablestream", "comparator")]
+    games = sorted({r["games"] for r in _runs(results, "saturated", "tablestream")})
+    for n in games:
+        ts = _values(_runs(results, "saturated", "tablestream", n), "moves_per_s")
+        bg = _values(_runs(results, "saturated", "boardgame.io", n), "moves_per_s")
+        rows.append(
+            (
+                f"moves/s, {n} games at once",
+                spread(ts),
+                f"boardgame.io in-memory: {spread(bg)} ({_x(ratio(median(ts), median(bg)))})",
+            )
+        )
+    for n in games:
+        ts = _values(_runs(results, "saturated", "tablestream", n), "requests_per_s")
+        fl = _values(_runs(results, "saturated", "floor", n), "requests_per_s")
+        rows.append(
+            (
+                f"requests/s, {n} games (1 POST + 1 GET a move)",
+                spread(ts),
+                f"floor (Flask+gunicorn, 1 XADD / 1 2 KB GET): {spread(fl)} "
+                f"({_x(ratio(median(ts), median(fl)))})",
+            )
+        )
+    half = _runs(results, "half", "tablestream")
+    floor_half = _runs(results, "half", "floor")
+    if half:
+        rate = half[0]["rate"]
+        ts, fl = _values(half, "post_p99_ms"), _values(floor_half, "post_p99_ms")
+        rows.append(
+            (
+                f"POST p99 at half load ({rate:.0f} moves/s)",
+                spread(ts, 1, " ms"),
+                f"floor at the same rate: {spread(fl, 1, ' ms')} "
+                f"({_x(ratio(median(ts), median(fl)))})",
+            )
+        )
+        ts, fl = _values(half, "post_p50_ms"), _values(floor_half, "post_p50_ms")
+        rows.append(
+            ("POST p50 at half load", spread(ts, 1, " ms"), f"floor: {spread(fl, 1, ' ms')}")
+        )
+    light = _runs(results, "light", "tablestream")
+    sat = _runs(results, "saturated", "tablestream", max(games) if games else None)
+    lag = " / ".join(
+        f"{_ms(median(_values(runs, 'lag_p50_ms')))}/{_ms(median(_values(runs, 'lag_p99_ms')))}"
+        for runs in (light, half, sat)
+    )
+    rows.append(("projection lag p50/p99 ms: light / half / saturated", lag, "-"))
+    bots = {r["games"]: r for r in _runs(results, "bots")}
+    if bots:
+        one, many = bots[min(bots)], bots[max(bots)]
+        rows.append(
+            (
+                f"four random bots, Alebrijes, 1 game / {many['games']} games",
+                f"{one['moves_per_s']:.0f} / {many['moves_per_s']:.0f} moves/s "
+                f"({_x(ratio(many['moves_per_s'], one['moves_per_s']))})",
+                "goal: 1,000, 4x",
+            )
+        )
+        human = median(
+            _values(_runs(results, "saturated", "tablestream"), "redis_commands_per_move")
+        )
+        rows.append(
+            (
+                "Redis commands per move",
+                f"bot move {many['redis_commands_per_move']:.0f}, "
+                f"human move {human or 0:.0f} (creation amortised)",
+                "-",
+            )
+        )
+    flat = {r["target"]: r for r in _runs(results, "flat")}
+    if "tablestream" in flat:
+        f = flat["tablestream"]
+        peer = flat.get("boardgame.io")
+        rows.append(
+            (
+                f"flat cost: POST p50 at v~{f['reached']} / v~20",
+                f"{f['late_p50_ms']:.1f} / {f['early_p50_ms']:.1f} ms "
+                f"({_x(ratio(f['late_p50_ms'], f['early_p50_ms']))})",
+                f"boardgame.io: {peer['late_p50_ms']} / {peer['early_p50_ms']} ms "
+                f"({_x(ratio(peer['late_p50_ms'], peer['early_p50_ms']))})"
+                if peer
+                else "-",
+            )
+        )
+    rebuild = results.get("rebuild")
+    if rebuild:
+        rows.append(
+            (
+                f"rebuild, {rebuild['games']:,} games / {rebuild['events']:,} events",
+                f"{rebuild['rebuild_s']:.1f} s",
+                f"raw XRANGE + orjson: {rebuild['raw_s']:.1f} s "
+                f"({_x(ratio(rebuild['raw_s'], rebuild['rebuild_s']))} the raw rate)",
+            )
+        )
+    if half and half[0].get("cpu_ms_per_move"):
+        cpu = _cpu(half)
+        peer_cpu = _cpu(_runs(results, "saturated", "boardgame.io"))
+        rows.append(
+            (
+                "CPU per move at half load",
+                ", ".join(f"{k} {v:.1f} ms" for k, v in cpu.items()),
+                "boardgame.io server (saturated): "
+                + ", ".join(f"{v:.2f} ms" for v in peer_cpu.values()),
+            )
+        )
+    memory = results.get("memory")
+    if memory:
+        per_game = memory["finished_game_bytes_median"]
+        events = memory["finished_game_events_median"] or 0
+        rows.append(
+            (
+                "Redis memory",
+                f"{memory['stream_bytes_per_event']:.0f} B per event (streams), "
+                f"{memory['used_memory_per_event']:.0f} B per event (used_memory); "
+                f"finished game: {per_game or 0:,.0f} B for {events:.0f} events; "
+                f"{memory['finished_keys_with_ttl']} of its keys expire",
+                f"{memory['games']:,} games, {memory['events']:,} events",
+            )
+        )
+    ceiling = _runs(results, "ceiling")
+    if ceiling:
+        c = ceiling[0]
+        rows.append(
+            (
+                "load generator: GET /hello (floor app)",
+                f"{c['requests_per_s']:,.0f} req/s",
+                f"{c['client_cpu_ms_per_request']:.2f} ms client CPU a request "
+                f"(~{1000 / c['client_cpu_ms_per_request']:,.0f} req/s a core)",
+            )
+        )
+    rows.append(
+        (
+            "load average (1, 5, 15 min) before / after",
+            " ".join(f"{x:.2f}" for x in results["load_before"]),
+            " ".join(f"{x:.2f}" for x in results.get("load_after", ())),
+        )
+    )
+    return _markdown(rows)
+
+
+def goals(results):
+    """Each goal of issue 12: the ratio measured now, and met or not."""
+    marks = []
+
+    def mark(goal, value, target, met):
+        shown = "-" if value is None else value
+        status = "n/a" if value is None else ("met" if met else "NOT met")
+        marks.append((goal, shown, target, status))
+
+    games = sorted({r["games"] for r in _runs(results, "saturated", "tablestream")})
+    for n in games:
+        r = ratio(
+            median(_values(_runs(results, "saturated", "tablestream", n), "moves_per_s")),
+            median(_values(_runs(results, "saturated", "boardgame.io", n), "moves_per_s")),
+        )
+        mark(f"moves/s vs boardgame.io, {n} games", _x(r), ">= 1.0x", r is not None and r >= 1)
+    n = max(games) if games else None
+    r = ratio(
+        median(_values(_runs(results, "saturated", "tablestream", n), "requests_per_s")),
+        median(_values(_runs(results, "saturated", "floor", n), "requests_per_s")),
+    )
+    mark(f"requests/s vs the floor, {n} games", _x(r), ">= 0.5x", r is not None and r >= 0.5)
+    half, floor_half = _runs(results, "half", "tablestream"), _runs(results, "half", "floor")
+    r = ratio(median(_values(half, "post_p99_ms")), median(_values(floor_half, "post_p99_ms")))
+    mark("POST p99 at half load vs the floor", _x(r), "<= 3x", r is not None and r <= 3)
+    p99 = median(_values(half, "lag_p99_ms"))
+    mark("projection lag p99, half load", _ms(p99), "<= 25 ms", p99 is not None and p99 <= 25)
+    p99 = median(_values(_runs(results, "saturated", "tablestream", n), "lag_p99_ms"))
+    mark("projection lag p99, saturated", _ms(p99), "<= 100 ms", p99 is not None and p99 <= 100)
+    bots = {r["games"]: r["moves_per_s"] for r in _runs(results, "bots")}
+    if bots:
+        many = bots[max(bots)]
+        mark(f"bot moves/s, {max(bots)} games", f"{many:.0f}", ">= 1,000", many >= 1000)
+        r = ratio(many, bots[min(bots)])
+        mark(f"bots: {max(bots)} games vs 1", _x(r), ">= 4x", r >= 4)
+    flat = [r for r in _runs(results, "flat") if r["target"] == "tablestream"]
+    if flat:
+        r = ratio(flat[0]["late_p50_ms"], flat[0]["early_p50_ms"])
+        mark("flat cost v~2,000 / v~20 (p50)", _x(r), "<= 1.2x", r <= 1.2)
+    rebuild = results.get("rebuild")
+    if rebuild:
+        r = ratio(rebuild["raw_s"], rebuild["rebuild_s"])
+        mark("rebuild rate vs raw XRANGE + parse", _x(r), ">= 0.5x", r >= 0.5)
+    memory = results.get("memory")
+    # Reported here; met once a finished game's read models expire (or shrink) by policy.
+    expiring = memory and memory.get("finished_keys_with_ttl")
+    mark(
+        "memory reported; finished games' read models expire",
+        f"reported; {expiring or 0} keys of a finished game expire" if memory else None,
+        "a documented policy",
+        bool(expiring),
+    )
+    return _markdown([("goal", "now", "target", "status"), *marks])
+
+
+def _cpu(runs):
+    roles = runs[0]["cpu_ms_per_move"].keys()
+    return {role: statistics.median(r["cpu_ms_per_move"][role] for r in runs) for role in roles}
+
+
+def _x(value):
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def _ms(value):
+    return "-" if value is None else f"{value:.0f}"
+
+
+def _markdown(rows):
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    lines = []
+    for n, row in enumerate(rows):
+        lines.append(
+            "| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)) + " |"
+        )
+        if n == 0:
+            lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return "\n".join(lines)
+
+
+def plots(results, raw, folder):
+    """Throughput against concurrent games, and latency CDFs; answer the PNG paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    folder = Path(folder)
+    paths = []
+    figure, axes = pyplot.subplots(figsize=(7, 4.5))
+    for target in ("tablestream", "boardgame.io", "floor"):
+        runs = _runs(results, "saturated", target)
+        games = sorted({r["games"] for r in runs})
+        if not games:
+            continue
+        meds = [
+            median(_values(_runs(results, "saturated", target, g), "moves_per_s")) for g in games
+        ]
+        lows = [
+            m - min(_values(_runs(results, "saturated", target, g), "moves_per_s"))
+            for g, m in zip(games, meds, strict=True)
+        ]
+        highs = [
+            max(_values(_runs(results, "saturated", target, g), "moves_per_s")) - m
+            for g, m in zip(games, meds, strict=True)
+        ]
+        axes.errorbar(games, meds, yerr=[lows, highs], marker="o", capsize=4, label=target)
+    axes.set_xlabel("concurrent games (one loop each)")
+    axes.set_ylabel("moves/s (median, range)")
+    axes.set_title("Throughput against concurrent games")
+    axes.set_ylim(bottom=0)
+    axes.legend()
+    axes.grid(alpha=0.3)
+    paths.append(_save(figure, folder / "throughput.png"))
+
+    figure, (left, right) = pyplot.subplots(1, 2, figsize=(12, 4.5))
+    for label, data in sorted(raw.items()):
+        if data.get("post_ms") and any(
+            k in label for k in ("50 games #1", "half load #1", "light")
+        ):
+            _cdf(left, data["post_ms"], f"{label}")
+        if data.get("lag_ms") and any(k in label for k in ("50 games #1", "half load #1", "light")):
+            _cdf(right, data["lag_ms"], f"{label}")
+    left.set_title("POST latency CDF")
+    right.set_title("projection lag CDF (answer -> view shows it)")
+    for axes in (left, right):
+        axes.set_xscale("log")
+        axes.set_xlabel("ms (log)")
+        axes.set_ylabel("fraction of moves")
+        axes.grid(alpha=0.3, which="both")
+        axes.legend(fontsize=8)
+    paths.append(_save(figure, folder / "latency_cdf.png"))
+    return paths
+
+
+def _cdf(axes, values, label):
+    ordered = sorted(values)
+    n = len(ordered)
+    axes.plot(ordered, [(i + 1) / n for i in range(n)], label=f"{label} (n={n})")
+
+
+def _save(figure, path):
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    from matplotlib import pyplot
+
+    pyplot.close(figure)
+    return path

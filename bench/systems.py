@@ -1,0 +1,180 @@
+"""Start and stop the three systems the comparison drives, each on 127.0.0.1 only:
+tablestream (as `make run` starts it), the boardgame.io peer and the bare floor."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import psutil
+
+ROOT = Path(__file__).resolve().parents[1]
+PEER = ROOT / "bench" / "peer"
+sys.path.insert(0, str(ROOT))
+
+from services import embedded_redis  # noqa: E402
+from services.embedded_redis import free_port  # noqa: E402
+
+
+def install_peer():
+    """`npm ci` into bench/peer/node_modules unless it already matches the lock file."""
+    marker = PEER / "node_modules" / ".package-lock.json"
+    lock = PEER / "package-lock.json"
+    if marker.exists() and marker.stat().st_mtime >= lock.stat().st_mtime:
+        return
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=PEER,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        timeout=600,
+    )
+
+
+def wait_for(url, process, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"{url}: the process exited with {process.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+
+class Tablestream:
+    """`python -m services.run` with its own RUN_DIR and PORT, on a Redis we started
+    ourselves the way `make run` does (embedded, append-only), so we can read its INFO."""
+
+    name = "tablestream"
+
+    def __init__(self, run_dir, log_path, workers=1):
+        self.run_dir = Path(run_dir)
+        self.log_path = Path(log_path)
+        self.workers = workers
+
+    def start(self):
+        (self.run_dir / "redis").mkdir(parents=True, exist_ok=True)
+        self.redis_process, self.redis_url = embedded_redis.start(self.run_dir / "redis")
+        self.port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "QUEUE_URL"}
+        env.update(
+            PORT=str(self.port),
+            RUN_DIR=str(self.run_dir),
+            REDIS_URL=self.redis_url,
+            WORKERS=str(self.workers),
+            RATE_LIMITS="off",
+        )
+        # Its logs (an access line per request) go to a file, not over the progress bar.
+        self.log = open(self.log_path, "ab")  # closed in stop()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "services.run"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        wait_for(f"{self.base}/openapi.json", self.process)
+        return self
+
+    def processes(self):
+        """{"API": [...], "projector": [...], "worker": [...], "Redis": [...]}: psutil
+        processes by role."""
+        roles = {"API": [], "projector": [], "worker": [], "Redis": []}
+        roles["Redis"].append(psutil.Process(self.redis_process.pid))
+        for child in psutil.Process(self.process.pid).children(recursive=True):
+            line = " ".join(child.cmdline())
+            if "gunicorn" in line:
+                roles["API"].append(child)
+            elif "services.projector" in line:
+                roles["projector"].append(child)
+            elif "services.worker" in line:
+                roles["worker"].append(child)
+        return roles
+
+    def api_workers(self):
+        """gunicorn's workers (not its master): the processes that answer requests."""
+        api = self.processes()["API"]
+        pids = {p.pid for p in api}
+        return [p for p in api if p.ppid() in pids]
+
+    def stop(self):
+        stop(self.process)
+        stop(self.redis_process)
+        self.log.close()
+
+
+class Peer:
+    """boardgame.io 0.50's in-memory server (bench/peer/server.js)."""
+
+    name = "boardgame.io"
+
+    def start(self):
+        install_peer()
+        self.port = free_port()
+        env = dict(os.environ, PORT=str(self.port))
+        self.process = subprocess.Popen(
+            ["node", "server.js"], cwd=PEER, env=env, stdout=subprocess.DEVNULL
+        )
+        wait_for(f"http://127.0.0.1:{self.port}/games", self.process)
+        return self
+
+    def drive(self, *arguments, timeout=300):
+        """Run bench/peer/driver.js against this server; answer its JSON line."""
+        import json
+
+        command = ["node", "driver.js", *map(str, arguments), "--port", str(self.port)]
+        done = subprocess.run(
+            command, cwd=PEER, capture_output=True, text=True, timeout=timeout, check=True
+        )
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
+    def stop(self):
+        stop(self.process)
+
+
+class Floor:
+    """bench/floor.py: Flask + gunicorn (the API's settings) + one Redis command."""
+
+    name = "floor"
+
+    def start(self):
+        self.port = free_port()
+        self.process = subprocess.Popen(
+            [sys.executable, "bench/floor.py", "--port", str(self.port)], cwd=ROOT
+        )
+        self.base = f"http://127.0.0.1:{self.port}"
+        wait_for(f"{self.base}/hello", self.process)
+        return self
+
+    def stop(self):
+        stop(self.process)
+
+
+def stop(process, timeout=20):
+    """Stop a process we started (and, through its own handler, its children)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+
+
+def cpu_seconds(processes):
+    """User + system CPU seconds of these processes (and their reaped children)."""
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total

@@ -1,0 +1,66 @@
+"""The benchmark's pieces start and answer (bench/compare.py runs them for real; no
+timings are asserted here): the floor app, the load generator against it for one
+second, and the profile summary."""
+
+import logging
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+sys.path.insert(0, str(BENCH))
+
+import floor  # noqa: E402
+import load  # noqa: E402
+import pyspy  # noqa: E402
+
+
+@pytest.fixture
+def floor_app(redis_url, real_redis):
+    yield floor.create_app(redis_url)
+    for key in [floor.VIEW_KEY, *real_redis.scan_iter(match="floor:{*}:events")]:
+        real_redis.delete(key)
+
+
+def test_the_floor_answers_a_view_and_appends_a_command(floor_app, real_redis):
+    client = floor_app.test_client()
+    assert client.get("/hello").status_code == 200
+    view = client.get("/v1/floor/g1/view")
+    assert view.status_code == 200 and 1800 <= len(view.data) <= 2200
+    answer = client.post("/v1/floor/g1/commands", json={"type": "pass"})
+    assert answer.status_code == 200
+    assert real_redis.xlen("floor:{g1}:events") == 1
+
+
+def test_the_load_generator_drives_the_floor_for_one_second(floor_app, real_redis):
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per request
+    server = make_server("127.0.0.1", 0, floor_app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        base = f"http://127.0.0.1:{server.server_port}"
+        summary, raw = load.run("floor", base, games=2, seconds=1, warmup=0, processes=1)
+    finally:
+        server.shutdown()
+    assert summary["errors"] == 0
+    # Moves answered in the one-second window; a few more finish after it.
+    assert 0 < len(raw["post_ms"]) == summary["moves_per_s"] <= summary["all_moves"]
+    appended = sum(real_redis.xlen(f"floor:{{g{n}}}:events") for n in range(2))
+    assert appended == summary["all_moves"]
+    assert summary["post_p50_ms"] <= summary["post_p99_ms"]
+
+
+def test_a_profile_is_summed_by_library_and_by_our_code(tmp_path):
+    raw = tmp_path / "api-1.txt"
+    raw.write_text(
+        "run (gunicorn/arbiter.py:10);_view (services/api/play.py:70);"
+        "get (redis/commands/core.py:5) 3\n"
+        "run (gunicorn/arbiter.py:10);view (shared/games/alebrijes/views.py:9) 1\n"
+    )
+    result = pyspy.summary([raw])
+    assert result["samples"] == 4
+    assert dict(result["buckets"]) == {"redis-py I/O": 0.75, "rules (shared/games)": 0.25}
+    assert result["ours"][0] == ("_view (services/api/play.py)", 0.75)
