@@ -58,7 +58,10 @@ def _decide_again(events):
         if decided is None:
             kind = events[position]["type"]
             return [f"event {position + 1} ({kind}) follows from no command"]
-        if events[position : position + len(decided)] != decided:
+        logged = events[position : position + len(decided)]
+        if logged != decided and logged == decided[: len(logged)]:
+            return ["the log ends in the middle of a decision: it is truncated"]
+        if logged != decided:
             return [f"the events from {position + 1} are not what the rules decide"]
         current = table.fold(decided, current)
         position += len(decided)
@@ -87,3 +90,125 @@ def _decision(current, event):
     if kind == table.CANCELLED:
         return table.cancel(current)
     return None
+
+
+EVERYONE = "all"  # a seat that sees every hand: a finished log is public
+
+
+def view_at(records, version, seat):
+    """A finished game replayed: the table at `version` (or, inside a decision, at its
+    end) as `seat` saw it then (None: a spectator; EVERYONE: every hand), with the
+    events up to there as that seat saw them then, and the `steps` to step through.
+    The events are redacted as of a running game, as the seat saw them, even though
+    the finished log is whole and public now."""
+    version = min(v for v in steps(records) if v >= version)  # never a decision half done
+    chosen = [r for r in records if r["version"] <= version]
+    current = table_at(chosen)
+    at = chosen[-1]["at"] if chosen else None
+    running = {**current, "status": "active"}  # what the table redacted while it ran
+    if seat == EVERYONE:
+        shown = chosen
+        seen = table.view(current, version, None)
+        everyone = [table.view(current, version, s) for s in range(len(current["seats"]))]
+    else:
+        shown = [{**table.redact(running, bare(r), seat), **_envelope(r)} for r in chosen]
+        seen = table.view(current, version, seat)
+        everyone = None
+    return {
+        "game": current["game"],
+        "version": version,
+        "at": at,
+        "seat": seat,
+        "view": seen,
+        "everyone": everyone,
+        "events": shown,
+        "steps": steps(records),
+    }
+
+
+def _envelope(record):
+    return {k: record[k] for k in ENVELOPE}
+
+
+def problems_of_upload(records):
+    """The first problem of an uploaded log, checked as `check` does and more: the
+    records are whole (a version and a time each, in order from 1) and the game is
+    over. [] when it checks out."""
+    shape = _shape_problem(records)
+    if shape:
+        return [shape]
+    problems = check(records)
+    if problems:
+        return problems[:1]
+    if table_at(records)["status"] != "finished":
+        return ["the log ends before the game does: it is truncated"]
+    return []
+
+
+def _shape_problem(records):
+    if not isinstance(records, list) or not records:
+        return "the log holds no events"
+    for position, record in enumerate(records, start=1):
+        if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+            return f"event {position} is not an event object with a type"
+        for name in ENVELOPE:
+            value = record.get(name)
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"event {position} has no whole-number {name}"
+        if record["version"] != position:
+            return f"event {position} has version {record['version']}: reordered or missing"
+    return None
+
+
+def fork(records, version, game_id, seats, seed):
+    """The events that open a fork of a finished game: a new table, `game_id`, that
+    starts from the original's position at `version` with new `seats` (the shape of a
+    new game's) and its own `seed`, dealing nothing (see shared/fork.py). Its
+    game_created records where it came from (`forked_from`) and the position."""
+    if not 0 < version <= records[-1]["version"]:
+        raise RuleError("bad_version", f"the game has versions 1 to {records[-1]['version']}")
+    original = table_at(records, version)
+    if original["status"] != "active":
+        raise RuleError("bad_version", f"the game was {original['status']} at version {version}")
+    if not _decided_up_to(records, version):
+        nearest = max(v for v in steps(records) if v < version)
+        raise RuleError(
+            "bad_version", f"version {version} is in the middle of a decision; try {nearest}"
+        )
+    if len(seats) != len(original["seats"]):
+        raise RuleError("bad_request", f"a fork of this game has {len(original['seats'])} seats")
+    options = {
+        **original["options"],
+        "turn_seconds": original["turn_seconds"],
+        "zombie_after": original["zombie_after"],
+    }
+    created = table.create(game_id, original["game"], seats, options, seed)[0]
+    created = {
+        **created,
+        "forked_from": {"game": original["id"], "version": version},
+        "position": original["rules"],
+    }
+    opened = table.evolve(None, created)
+    if any(s["open"] for s in opened["seats"]):
+        return [created]
+    return [created, *table.opening(opened)]
+
+
+def steps(records):
+    """The versions a seat could see the table at: the end of each decision (a command
+    and all it caused is one append, never seen half done), in order."""
+    return [r["version"] for r in records if _decided_up_to(records, r["version"])]
+
+
+def _decided_up_to(records, version):
+    """Whether `version` ends a decision: it is the last, or the next event begins one
+    (a seat claimed, a command, a timeout, a timer, a seat resigned or returned)."""
+    if version >= len(records):
+        return True
+    following, kind = records[version], records[version]["type"]  # the record of version + 1
+    if kind in (table.CLAIMED, table.COMMANDED, table.TIMED_OUT, table.FIRED, table.CANCELLED):
+        return True
+    if kind == table.TAKEN_OVER:
+        return following["reason"] == "resigned"
+    # A holder's command takes the seat back first: that seat_returned is part of it.
+    return kind == table.RETURNED and records[version - 1]["type"] != table.COMMANDED

@@ -8,7 +8,7 @@ time of each event come from the caller, never from here.
 
 import hashlib
 
-from shared import games
+from shared import fork, games
 from shared.games.base import RuleError
 
 BOTS = ("random",)
@@ -135,6 +135,8 @@ def opening(table):
     """game_started and the deal, once every seat is taken."""
     started = {"type": STARTED}
     table = evolve(table, started)
+    if table.get("forked_from") is not None:
+        return [started]  # a fork starts from its position: nothing is dealt
     events = rules_of(table).decide(table["rules"], None, {"type": "start"})
     return [started, *_with_end(table, events)]
 
@@ -292,7 +294,11 @@ def evolve(table, event, at=None):
             "deck": table["deck"],
             "options": table["options"],
         }
-        table = {**table, "status": "active", "rules": rules_of(table).initial(config)}
+        if table.get("forked_from") is not None:
+            rules = fork.resumed(table["position"], table["seed"])
+        else:
+            rules = rules_of(table).initial(config)
+        table = {**table, "status": "active", "rules": rules}
     elif kind in (COMMANDED, FIRED):
         pass  # a record of what was decided on; the events that follow change the table
     elif kind == ENDED:
@@ -329,6 +335,8 @@ def _created(event):
         "deck",
     )
     table = {f: event[f] for f in fields}
+    # A fork starts from another game's position (see shared/fork.py).
+    table.update(forked_from=event.get("forked_from"), position=event.get("position"))
     n = len(event["seats"])
     return {
         **table,

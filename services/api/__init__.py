@@ -83,14 +83,16 @@ def create_app(deps=None, *, spec_only=False):
         api.ma_plugin.converter.add_attribute_function(function)
     schemas.register_unions(api.spec)
 
-    from services.api import lobby, per_game, play, stream
+    from services.api import lobby, per_game, play, replays, stream
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
+    api.register_blueprint(replays.blp)
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.add_url_rule(f"{DOCS_FILES}/<path:name>", "docs_files", _docs_file)
+    replays.install(app)  # before idempotency reads a body: uploads may be larger
     idempotency.install(app)
     cors.install(app, os.environ.get("CORS_ORIGINS", ""))
     app.before_request(_json_bodies_only)
@@ -105,7 +107,11 @@ DOCS_FILES = "/docs/files"
 
 def _json_bodies_only():
     """Every request body is JSON: anything else is a 415, whichever route it reaches."""
+    from services.api import replays
+
     if request.method == "POST" and request.content_length and not request.is_json:
+        if replays.takes_lines():
+            return
         raise ApiError("unsupported_media_type", "send the body as application/json")
 
 

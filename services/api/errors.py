@@ -29,12 +29,15 @@ STATUS = {
     "seat_resigned": 409,
     "seat_not_away": 409,
     "idempotency_key_in_use": 409,
+    "game_not_finished": 409,
     "payload_too_large": 413,
     "uri_too_long": 414,
     "unsupported_media_type": 415,
     "headers_too_large": 431,
     "illegal_move": 422,
     "idempotency_key_reused": 422,
+    "bad_log": 422,
+    "bad_version": 422,
     "internal_error": 500,
 }
 
