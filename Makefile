@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint openapi bench constraints clean
+.PHONY: run test test-slow lint openapi bench constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
@@ -22,6 +22,16 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# Slow proofs, apart from `make test`: /play driven in headless Chromium (Debian's
+# chromium and chromium-driver, installed here when missing; no browser download).
+# Screenshots land in .artifacts/screenshots/.
+test-slow: $(STAMP)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  apt-get install -y chromium chromium-driver || \
+	  { echo "make test-slow needs Debian's chromium and chromium-driver:" \
+	    "apt-get install -y chromium chromium-driver"; exit 1; }
+	$(BIN)/python -m pytest -m slow
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -9,7 +9,7 @@ from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from services.api import cors, errors, fields, idempotency, schemas
+from services.api import client, cors, errors, fields, idempotency, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 
@@ -92,6 +92,7 @@ def create_app(deps=None, *, spec_only=False):
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.add_url_rule(f"{DOCS_FILES}/<path:name>", "docs_files", _docs_file)
+    client.install(app)
     replays.install(app)  # before idempotency reads a body: uploads may be larger
     idempotency.install(app)
     cors.install(app, os.environ.get("CORS_ORIGINS", ""))
