@@ -162,19 +162,16 @@ def _shape_problem(records):
 
 def fork(records, version, game_id, seats, seed):
     """The events that open a fork of a finished game: a new table, `game_id`, that
-    starts from the original's position at `version` with new `seats` (the shape of a
+    starts from the original's position at `version` (inside a decision: at its end,
+    as the replay shows it) with new `seats` (the shape of a
     new game's) and its own `seed`, dealing nothing (see shared/fork.py). Its
     game_created records where it came from (`forked_from`) and the position."""
     if not 0 < version <= records[-1]["version"]:
         raise RuleError("bad_version", f"the game has versions 1 to {records[-1]['version']}")
+    version = min(v for v in steps(records) if v >= version)  # a decision's end
     original = table_at(records, version)
     if original["status"] != "active":
         raise RuleError("bad_version", f"the game was {original['status']} at version {version}")
-    if not _decided_up_to(records, version):
-        nearest = max(v for v in steps(records) if v < version)
-        raise RuleError(
-            "bad_version", f"version {version} is in the middle of a decision; try {nearest}"
-        )
     if len(seats) != len(original["seats"]):
         raise RuleError("bad_request", f"a fork of this game has {len(original['seats'])} seats")
     options = {

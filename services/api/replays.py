@@ -198,7 +198,9 @@ class Fork(MethodView):
         "holds `forked_from` and the `position`. What a fork reveals: the original's log "
         "is public, so its players can know every hand of the position, but not the "
         "order of the pile they draw from. All four games can be forked wherever the "
-        "game was in play (dealt and not over); elsewhere the answer is 422 `bad_version`.",
+        "game was in play (dealt and not over); elsewhere the answer is 422 `bad_version`. "
+        "A version inside a decision (a command and what it caused) starts the fork where "
+        "that decision ends, as the replay shows it; `forked_from` says which version.",
     )
     def post(self, body, game_id):
         """Fork a finished game from a position, with new seats and a fresh seed."""

@@ -295,11 +295,22 @@ def test_a_fork_starts_from_the_position_with_a_fresh_pile(client, deps, game, o
     assert replay.problems_of_upload(exported(client, forked["id"])["events"]) == []
 
 
+def test_a_fork_inside_a_decision_starts_where_the_decision_ends(client, finished):
+    log = exported(client, finished["id"])["events"]
+    command = next(e["version"] for e in log[5:] if e["type"] == "commanded")
+    seats = [{"name": "ana"}, {"bot": "random"}, {"bot": "random"}]
+    response = client.post(f"/v1/games/{finished['id']}/fork", json={"at": command, "seats": seats})
+    assert response.status_code == 201, response.get_json()
+    start = response.get_json()["forked_from"]["version"]
+    replayed = client.get(f"/v1/games/{finished['id']}/replay?at={command}").get_json()
+    assert start == replayed["version"] > command and log[start]["type"] == "commanded"
+
+
 def test_a_fork_refuses_a_version_out_of_play_and_a_running_game(client, deps, finished):
     seats = [{"name": "ana"}, {"bot": "random"}, {"bot": "random"}]
     log = exported(client, finished["id"])
     middle = next(v for v, e in enumerate(log["events"]) if e["type"] == "commanded") + 1
-    for at in (1, 100000, middle):
+    for at in (100000, len(log["events"])):
         response = client.post(f"/v1/games/{finished['id']}/fork", json={"at": at, "seats": seats})
         assert response.get_json()["code"] == "bad_version"
     response = client.post(
