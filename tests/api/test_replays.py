@@ -359,3 +359,26 @@ def test_a_replay_inside_a_decision_shows_its_end_and_lists_the_steps(client, fi
     assert command not in steps and answer["version"] == min(s for s in steps if s > command)
     assert log[answer["version"]]["type"] == "commanded"  # the next decision begins after it
     assert steps[-1] == len(log) and steps == sorted(steps)
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_replay_shows_exactly_what_the_seat_was_shown_while_it_ran(client, deps, game, options):
+    """Half way, seat 1 reads its view and its log; once the game is over, the replay at
+    that version as seat 1 must be the very same, hidden cards hidden."""
+    created = open_table(client, game, options)
+    token = auth(created["seats"][1]["token"])
+    rng = random.Random(3)
+    for _ in range(12):
+        _, current = deps.service.load(created["id"], fresh=True)
+        seat = table.to_act(current)[0]
+        command = rng.choice(table.rules_of(current).legal(current["rules"], seat))
+        deps.service.command(created["id"], seat, command)
+    live_view = client.get(f"/v1/games/{created['id']}/view", headers=token).get_json()
+    live_log = client.get(f"/v1/games/{created['id']}/events?limit=1000", headers=token).get_json()
+    finish(deps, created["id"])
+    version = live_view["version"]
+    answer = client.get(f"/v1/games/{created['id']}/replay?at={version}&seat=1").get_json()
+    assert answer["version"] == version == live_log["version"]
+    assert answer["view"] == live_view
+    assert answer["events"] == live_log["events"]
+    assert answer["events"] != exported(client, created["id"])["events"][:version]
