@@ -123,3 +123,25 @@ def test_a_game_against_bots_played_to_the_end_and_replayed(browser, stack, scre
     wait_for(browser, lambda b: body_data(b, "replay-seat") == "0")
     browser.execute_script("document.getElementById('replay').scrollIntoView()")
     assert browser.save_screenshot(str(screenshots / f"{game}-replay.png"))
+    fork_and_finish(browser, stack, game_id)
+
+
+def fork_and_finish(browser, stack, original):
+    """Fork the game at an earlier step of the replay; the client plays the fork for us
+    (still "play for me") to its end and opens its replay."""
+    shown = replay_version(browser)
+    field = browser.find_element(By.ID, "replay-version")
+    field.clear()
+    field.send_keys(str(shown // 2))
+    browser.find_element(By.ID, "replay-jump").click()
+    wait_for(browser, lambda b: replay_version(b) != shown)
+    at = replay_version(browser)
+    browser.find_element(By.ID, "replay-fork").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "game-id").text != original)
+    fork = browser.find_element(By.ID, "game-id").text
+    export = (By.ID, "replay-export")
+    wait_for(browser, lambda b: b.find_element(*export).get_attribute("href").endswith(
+        f"/{fork}/export"), GAME_SECONDS)  # fmt: skip
+    assert body_data(browser, "status") == "finished"
+    created = stack.call("GET", f"/v1/games/{fork}/events?limit=1").json()["events"][0]
+    assert created["forked_from"] == {"game": original, "version": at}
