@@ -1,6 +1,7 @@
 """Bots: pure functions from a seat's view (and a seeded rng) to a command."""
 
-from shared import games
+# Not `games`: importing shared.bots.games (the bot modules) binds that name here.
+from shared import games as rules
 from shared.bots import random_bot
 
 BOTS = {"random": random_bot}
@@ -19,4 +20,4 @@ def react(bot, view, rng):
 
 def reflexes(game):
     """The command types of `game` a bot sends after its reaction delay."""
-    return getattr(games.get(game), "REFLEXES", ())
+    return getattr(rules.get(game), "REFLEXES", ())

@@ -1,0 +1,1 @@
+"""Each game's bot knowledge: greedy play, reflexes, and sampling the unseen cards."""

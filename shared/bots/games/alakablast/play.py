@@ -1,0 +1,219 @@
+"""Alakablast on the seat's turn, as an informant and in a duel (`greedy`; no reflexes).
+
+Strategy (from the rulebook: ask to learn your open cards, duel when you know enough):
+- A duel is judged by its edge, P(win) - P(lose), of the bot's best card against the card
+  the rival is likely to play: its best hidden card (the rival sees those) or its best
+  open card as far as it has been told. The bot duels the rival and kind with the best
+  edge once that edge reaches DUEL_EDGE, or when it has nothing left to ask about.
+- The clue a duel starts with tells the rival as little as possible: another dimension
+  than the duel's kind, about as few of their cards as possible.
+- Otherwise it asks about the open card it knows least of, claiming the element it
+  finds likeliest when it knows nothing of the card (a right claim obliges the informant
+  to give the power, which says more), of the player with the fewest gems.
+- In a duel it plays its card with the best edge; as an informant it gives the clue that
+  tells the asker the least.
+"""
+
+from collections import Counter
+
+from shared.bots.games.alakablast.beliefs import SIDE, SPELLS, beliefs, fits, heard, unseen
+from shared.games.alakablast.cards import DUEL_KINDS, duel_outcome, element, power
+from shared.games.alakablast.knowledge import clue_about, matches
+
+RIVAL_BEST = 0.5  # how often a rival is expected to play its best card rather than any
+DUEL_EDGE = 0.0  # the edge from which the bot duels rather than asks
+# OUTCOME[kind][my side][their side]: +1 when mine wins, -1 when it loses, 0 on a tie.
+OUTCOME = {
+    kind: {
+        SIDE[kind][mine]: {
+            SIDE[kind][theirs]: {"attacker": 1, "rival": -1, None: 0}[
+                duel_outcome(kind, mine, theirs)
+            ]
+            for theirs in SPELLS
+        }
+        for mine in SPELLS
+    }
+    for kind in DUEL_KINDS
+}
+ELEMENT_WORTH, POWER_WORTH = 1.0, 1.6  # a power clue narrows a card more than an element
+
+
+def reflex(view, feed, rng):
+    """Alakablast has no out-of-turn commands."""
+    return None
+
+
+def against(kind, theirs):
+    """Each spell's edge against a card drawn from `theirs` ({spell: weight})."""
+    side = SIDE[kind]
+    mass, total = {}, 0
+    for spell, weight in theirs.items():
+        if weight > 0:
+            mass[side[spell]] = mass.get(side[spell], 0) + weight
+            total += weight
+    total = total or 1
+    by_side = {
+        mine: sum(row[theirs] * weight for theirs, weight in mass.items()) / total
+        for mine, row in OUTCOME[kind].items()
+    }
+    return {spell: by_side[side[spell]] for spell in SPELLS}
+
+
+def rival_play(state, rival, kind, pool, worth):
+    """{spell: probability} of the card `rival` plays: a mix of its best card (as it
+    sees its hand) and any card of its hand (a rival may bluff, or not know better)."""
+    best = best_play(state, rival, kind, pool, worth)
+    if RIVAL_BEST >= 1:
+        return best
+    hand = state["hands"][rival]
+    total = sum(pool.values()) or 1
+    mixed = Counter({s: p * RIVAL_BEST for s, p in best.items()})
+    share = (1 - RIVAL_BEST) / len(hand)
+    for card in hand:
+        if card["spell"] is not None:
+            mixed[card["spell"]] += share
+        else:
+            for s, n in pool.items():
+                mixed[s] += share * n / total
+    return dict(mixed)
+
+
+def best_play(state, rival, kind, pool, worth):
+    """{spell: probability} of the card `rival` plays in a duel of `kind`: its best hidden
+    card (drawn from the unseen cards) unless one of its open cards looks better to it
+    from what it was told."""
+    hand = state["hands"][rival]
+    hidden = sum(1 for card in hand if not card["open"])
+    best_open, best_open_worth = None, -2.0
+    for card in hand:
+        if card["open"] and card["spell"] is not None:
+            told = card["told"]
+            guess = {s: n for s, n in pool.items() if n > 0 and fits(s, told)}
+            guess[card["spell"]] = guess.get(card["spell"], 0) + 1
+            total = sum(guess.values())
+            seems = sum(worth[s] * n for s, n in guess.items()) / total
+            if seems > best_open_worth:
+                best_open, best_open_worth = card["spell"], seems
+    if hidden == 0 or not pool:
+        return {best_open: 1.0} if best_open else {}
+    ranked = sorted((s for s in pool if pool[s] > 0), key=lambda s: worth[s])
+    total = sum(pool.values())
+    play, below = Counter(), 0
+    for spell in ranked:  # P(best of `hidden` draws is this spell)
+        chance = ((below + pool[spell]) / total) ** hidden - (below / total) ** hidden
+        below += pool[spell]
+        play[best_open if best_open and best_open_worth > worth[spell] else spell] += chance
+    return dict(play)
+
+
+def edges(kind, mine, theirs):
+    """Per position of my hand, the edge of playing it against `theirs`."""
+    edge = against(kind, theirs)
+    return [sum(chance * edge[spell] for spell, chance in card.items()) for card in mine]
+
+
+# --- on the seat's turn
+
+
+def greedy(view, feed, rng):
+    """The command the seat sends now (always one of view["legal"])."""
+    legal, state, me = view["legal"], view["state"], view["seat"]
+    kinds = {command["type"] for command in legal}
+    if kinds == {"inform"}:
+        return _inform(state, legal)
+    pool = unseen(state, me)
+    mine = beliefs(state, me, pool, heard(view, feed))
+    if kinds == {"choose"}:
+        return _choose(state, me, legal, pool, mine)
+    return _turn(state, me, legal, pool, mine)
+
+
+def _choose(state, me, legal, pool, mine):
+    duel = state["duel"]
+    rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
+    worth = against(duel["kind"], pool)
+    theirs = rival_play(state, rival, duel["kind"], pool, worth)
+    scores = edges(duel["kind"], mine, theirs)
+    # On a tie of edges, play an open card: the bot keeps the cards it knows.
+    hand = state["hands"][me]
+    best = max(range(len(hand)), key=lambda i: (round(scores[i], 6), hand[i]["open"], -i))
+    return {"type": "choose", "card": best}
+
+
+def _turn(state, me, legal, pool, mine):
+    asks = [c for c in legal if c["type"] == "ask"]
+    duels = [c for c in legal if c["type"] == "duel"]
+    best, best_edge = None, -2.0
+    worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
+    for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
+        worth = worths[kind]
+        edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
+        edge += 0.01 * state["gems"][rival]  # beat the leader when it is as easy
+        if edge > best_edge:
+            best, best_edge = (rival, kind), edge
+    if best is not None and (not asks or best_edge >= DUEL_EDGE):
+        return _duel(state, duels, *best)
+    return _ask(state, me, asks, mine)
+
+
+def _duel(state, duels, rival, kind):
+    """The duel on `rival` of `kind` whose opening clue tells the rival the least."""
+    options = [c for c in duels if c["rival"] == rival and c["kind"] == kind]
+    hand = state["hands"][rival]
+
+    def cost(command):
+        if "card" not in command:
+            return 0
+        clue_dimension = command["dimension"]
+        spell = hand[command["card"]]["spell"]
+        clue = clue_about(spell, clue_dimension)
+        relevant = clue_dimension == kind or "special" in clue
+        marked = sum(1 for c in hand if c["open"] and c["spell"] and matches(c["spell"], clue))
+        return marked * (3 if relevant else 1)
+
+    return min(options, key=cost)
+
+
+def _ask(state, me, asks, mine):
+    """Ask about the open card the seat knows least of, of the player with fewest gems,
+    claiming the likeliest element when nothing is known of the card."""
+    cards = sorted({c["card"] for c in asks})
+    position = max(cards, key=lambda i: (_uncertainty(mine[i]), -i))
+    informants = list(dict.fromkeys(c["informant"] for c in asks if c["card"] == position))
+    informant = min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
+    claims = [c for c in asks if c["card"] == position and c["informant"] == informant]
+    elements = Counter()
+    for spell, chance in mine[position].items():
+        elements[element(spell)] += chance
+    for letter, _ in elements.most_common():
+        wanted = {"type": "ask", "card": position, "informant": informant}
+        wanted["claim"] = {"element": letter}
+        if wanted in claims:
+            return wanted
+    return claims[0]
+
+
+def _uncertainty(spells):
+    """How much is left to learn of a card: how spread its element and its power are."""
+    by_element, by_power = Counter(), Counter()
+    for spell, chance in spells.items():
+        by_element[element(spell)] += chance
+        by_power[power(spell)] += chance
+    return (1 - sum(p * p for p in by_element.values())) + (
+        1 - sum(p * p for p in by_power.values())
+    )
+
+
+def _inform(state, legal):
+    """Answer in the dimension that tells the asker the least about the fewest cards."""
+    question = state["question"]
+    hand = state["hands"][question["asker"]]
+    spell = hand[question["card"]]["spell"]
+
+    def told_by(command):
+        clue = clue_about(spell, command["dimension"])
+        marked = [c for c in hand if c["open"] and matches(c["spell"], clue)]
+        worth = ELEMENT_WORTH if "element" in clue else POWER_WORTH
+        return (len(marked) * worth, command["dimension"])
+
+    return min(legal, key=told_by)

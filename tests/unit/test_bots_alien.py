@@ -1,0 +1,239 @@
+"""Alien bot knowledge: greedy and reflex always send a legal command, claims are only
+ever right, and a sampled state is one the seat cannot tell from the true one."""
+
+import random
+from collections import Counter
+
+import pytest
+
+from shared import table
+from shared.bots.games import alien as bot
+from shared.bots.games.alien import sampling
+from shared.games import alien
+from shared.games.alien.scenarios import started
+
+GAMES = 6  # seeded games per player count; each yields many positions
+MAX_STEPS = 400  # a bound on each game's length in the position generator
+
+
+def seat_view(tbl, version, seat):
+    return table.view(tbl, version, seat)
+
+
+def seat_feed(tbl, log, seat):
+    """The seat's events as the events endpoint gives them while the game runs."""
+    feeds = getattr(log, "feeds", None)
+    if feeds is not None:  # built as the game went (see positions)
+        return feeds[seat]
+    return [
+        {**table.redact(tbl, event, seat), "version": i + 1, "at": 0} for i, event in enumerate(log)
+    ]
+
+
+class Log(list):
+    """A game's events, with each seat's feed built as they were appended."""
+
+    def __init__(self, tbl, events):
+        super().__init__()
+        self.feeds = [[] for _ in tbl["seats"]]
+        self.grow(tbl, events)
+
+    def grow(self, tbl, events):
+        for event in events:
+            self.append(event)
+            for seat, feed in enumerate(self.feeds):
+                feed.append({**table.redact(tbl, event, seat), "version": len(self), "at": 0})
+
+
+def positions(game, players, seed, policy, max_steps=MAX_STEPS, options=None):
+    """Yield (table, log) after every step of one seeded game in which each acting seat
+    sends `policy(view, rng)`; in Alien a window is now and then closed by the table's
+    timer instead, and seats holding a right claim shout it first. The log carries each
+    seat's feed (see seat_feed); the caller must not keep a log past the next step."""
+    rng = random.Random(f"{game}/{players}/{seed}")
+    seats = [{"name": f"p{i}"} for i in range(players)]
+    events = table.create("g1", game, seats, options or {}, f"seed-{seed}")
+    tbl = table.fold(events)
+    log = Log(tbl, events)
+    for _ in range(max_steps):
+        if tbl["status"] != "active":
+            return
+        yield tbl, log
+        events = _step(tbl, log, policy, rng)
+        tbl = table.fold(events, tbl)
+        log.grow(tbl, events)
+
+
+def _step(tbl, log, policy, rng):
+    timers = table.rules_timers(tbl)
+    if timers and rng.random() < 0.2:
+        return table.fire(tbl, timers[0]["key"])
+    version = len(log)
+    shouts = [
+        s for s in range(len(tbl["seats"])) if any(c["type"] == "claim" for c in _legal(tbl, s))
+    ]
+    if shouts and rng.random() < 0.5:
+        seat = rng.choice(shouts)
+        claim = next(c for c in _legal(tbl, seat) if c["type"] == "claim")
+        return table.play(tbl, seat, claim)
+    seat = rng.choice(table.to_act(tbl))
+    return table.play(tbl, seat, policy(seat_view(tbl, version, seat), rng))
+
+
+def _legal(tbl, seat):
+    return table.rules_of(tbl).legal(tbl["rules"], seat)
+
+
+def random_policy(view, rng):
+    return rng.choice(view["legal"])
+
+
+def greedy_policy(view, rng):
+    return bot.greedy(view, [], rng)
+
+
+def every_position(game, players, policy, games=GAMES, options=None):
+    for seed in range(games):
+        yield from positions(game, players, seed, policy, options=options)
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {}), (5, {}), (8, {}), (3, {"no_math": True})]
+)
+def test_greedy_and_reflex_send_only_legal_commands(players, options):
+    checked = 0
+    for policy in (random_policy, greedy_policy):
+        for tbl, log in every_position("alien", players, policy, games=3, options=options):
+            for seat in range(players):
+                view = seat_view(tbl, len(log), seat)
+                rng = random.Random(checked)
+                answer = bot.reflex(view, seat_feed(tbl, log, seat), rng)
+                assert answer is None or answer in view["legal"]
+                assert answer is None or answer["type"] in alien.REFLEXES
+                if seat in view["to_act"]:
+                    assert bot.greedy(view, seat_feed(tbl, log, seat), rng) in view["legal"]
+                    checked += 1
+    assert checked > 300
+
+
+def _view(state, seat):
+    return {"seat": seat, "legal": alien.legal(state, seat), "state": alien.view(state, seat)}
+
+
+OTHER = ["C79", "C89", "C69", "C78", "C47"]  # a hand that plays no part
+
+
+def test_the_reflex_shouts_a_right_claim_and_stacks_in_a_window():
+    # Seat 1 holds A6; the table card C15 shows 1 and 5, whose sum is 6.
+    state = started([["C02", "C03", "C04", "C05", "C06"], ["A6", "C07", "C08", "A3", "H1"]], "C15")
+    shout = bot.reflex(_view(state, 1), [], random.Random(1))
+    assert shout == {"type": "claim", "card": "A6", "table": "C15"}
+    for event in alien.decide(state, 1, shout):
+        state = alien.evolve(state, event)
+    assert bot.reflex(_view(state, 0), [], random.Random(1)) == {"type": "stack"}
+    # The claimant itself has nothing to send.
+    assert bot.reflex(_view(state, 1), [], random.Random(1)) is None
+
+
+def test_the_reflex_never_claims_what_is_not_right():
+    # A7 and A3 are neither 1+5 nor 5-1: no claim is worth the card it would cost.
+    state = started([["C02", "C03", "C04", "C05", "C06"], ["A7", "A3", "C08", "C09", "H1"]], "C15")
+    assert bot.reflex(_view(state, 1), [], random.Random(1)) is None
+
+
+def test_greedy_claims_on_its_own_turn_before_anything_else():
+    state = started([["A6", "A5", "C26", "C37", "H1"], OTHER], "C15")
+    assert bot.greedy(_view(state, 0), [], random.Random(1)) == {
+        "type": "claim",
+        "card": "A6",
+        "table": "C15",
+    }
+
+
+def test_greedy_captures_by_matching_before_laying_cards():
+    state = started([["A5", "C26", "C37", "C48", "C29"], OTHER], "C15")
+    assert bot.greedy(_view(state, 0), [], random.Random(1)) == {"type": "capture", "card": "A5"}
+
+
+def test_greedy_lays_the_clue_card_that_leads_to_a_capture():
+    # A8 in hand, table C13: C36 then C68 shows 8; C35 shows 3 + 5 = 8 at once.
+    state = started([["A8", "C26", "C35", "C36", "C68"], OTHER], "C13")
+    assert bot.greedy(_view(state, 0), [], random.Random(1)) == {"type": "play", "card": "C35"}
+    state = started([["A8", "C26", "C36", "C49", "C68"], OTHER], "C13", no_math=True)
+    assert bot.greedy(_view(state, 0), [], random.Random(1)) == {"type": "play", "card": "C36"}
+
+
+def test_greedy_lays_its_whole_hand_for_the_empty_hand_bonus():
+    # No capture in reach (no_math), but C01 -> C12 -> C23 -> C34 empties the hand.
+    state = started([["C12", "C34", "C23", "C01", "H3"], OTHER], "C05", no_math=True)
+    state = {**state, "prisons": [[], ["A9"]]}
+    assert bot.greedy(_view(state, 0), [], random.Random(1))["card"] == "H3"
+    state = started([["C12", "C34", "C23", "C01", "C45"], OTHER], "C05", no_math=True)
+    assert bot.greedy(_view(state, 0), [], random.Random(1)) == {"type": "play", "card": "C01"}
+
+
+def test_greedy_steals_from_the_fullest_prison():
+    state = started(
+        [["H3", "C26", "C37", "C48", "C29"], OTHER, ["C57", "C46", "C56", "C19", "C18"]], "C05"
+    )
+    state = {**state, "prisons": [[], ["A1"], ["A2", "A3"]]}
+    assert bot.greedy(_view(state, 0), [], random.Random(1)) == {
+        "type": "hunt",
+        "card": "H3",
+        "target": 2,
+        "alien": 3,
+    }
+
+
+@pytest.mark.parametrize(
+    ("players", "options"), [(2, {}), (3, {}), (4, {}), (3, {"no_math": True})]
+)
+def test_a_sample_is_a_state_the_seat_cannot_tell_from_the_true_one(players, options):
+    checked = varied = 0
+    for policy in (random_policy, greedy_policy):
+        positions = every_position("alien", players, policy, games=3, options=options)
+        for index, (tbl, log) in enumerate(positions):
+            if index % 3:
+                continue
+            for seat in range(players):
+                view = seat_view(tbl, len(log), seat)
+                feed = seat_feed(tbl, log, seat)
+                hands = []
+                for fed in (feed, []):
+                    for k in range(2):
+                        state = bot.sample(view, fed, random.Random(k))
+                        assert alien.view(state, seat) == view["state"]
+                        assert alien.legal(state, seat) == view["legal"]
+                        assert alien.to_act(state) == view["to_act"]
+                        hands.append(state["hands"])
+                        checked += 1
+                varied += len({repr(h) for h in hands}) > 1
+    assert checked > 500 and varied > checked // 8
+
+
+def test_what_the_feed_shows_is_true_and_the_sample_keeps_it():
+    """The memory built from a seat's feed (CLUE cards under the table card, used hunters,
+    cards seen going into another hand, what a reshuffled pile was made of) is true of the
+    real table, and every sample places those cards where the memory says."""
+    known_cards = reshuffles = 0
+    for seed in range(8):
+        for tbl, log in positions("alien", 3, seed, random_policy):
+            rules = tbl["rules"]
+            for seat in range(3):
+                view, feed = seat_view(tbl, len(log), seat), seat_feed(tbl, log, seat)
+                memory = sampling.memory_of(view, feed)
+                assert memory is not None
+                assert memory.played == rules["played"]
+                assert memory.hunters == rules["hunters"]
+                state = bot.sample(view, feed, random.Random(seed))
+                assert state["played"] == rules["played"]
+                for other in range(3):
+                    if other != seat:
+                        assert not memory.known[other] - Counter(rules["hands"][other])
+                        assert not memory.known[other] - Counter(state["hands"][other])
+                        known_cards += sum(memory.known[other].values())
+                if memory.pile_from is not None:
+                    reshuffles += 1
+                    assert not Counter(rules["draw_pile"]) - memory.pile_from
+                    assert not Counter(state["draw_pile"]) - memory.pile_from
+    assert known_cards > 50 and reshuffles > 10
