@@ -1,7 +1,8 @@
 """`python -m services.replay LOG.json [--at VERSION] [--seat SEAT]`: check a finished
 game's log offline and show the table at any version, as any seat saw it.
 
-LOG.json is what GET /v1/games/{id}/events?limit=1000 answers (or its "events" list).
+LOG.json is what GET /v1/games/{id}/export (or .../events?limit=1000) answers, its
+"events" list, or the same as JSON Lines (one event a line).
 Exits 1 when the log does not check out.
 """
 
@@ -19,7 +20,11 @@ def main(argv=None):
     parser.add_argument("--seat", type=int, help="as this seat saw it (default: spectator)")
     args = parser.parse_args(argv)
     with open(args.log) as file:
-        loaded = json.load(file)
+        text = file.read()
+    try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError:  # JSON Lines: one event a line
+        loaded = [json.loads(line) for line in text.splitlines() if line.strip()]
     records = loaded["events"] if isinstance(loaded, dict) else loaded
     problems = replay.check(records)
     for problem in problems:
