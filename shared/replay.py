@@ -134,18 +134,24 @@ def problems_of_upload(records):
     """The first problem of an uploaded log, checked as `check` does and more: the
     records are whole (a version and a time each, in order from 1) and the game is
     over. [] when it checks out."""
-    shape = _shape_problem(records)
+    shape = shape_problem(records)
     if shape:
         return [shape]
-    problems = check(records)
-    if problems:
-        return problems[:1]
-    if table_at(records)["status"] != "finished":
-        return ["the log ends before the game does: it is truncated"]
+    try:
+        problems = check(records)
+        if problems:
+            return problems[:1]
+        if table_at(records)["status"] != "finished":
+            return ["the log ends before the game does: it is truncated"]
+    except (RuleError, KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        # An uploaded log is anyone's JSON: what the rules cannot fold is a bad log.
+        return [f"the log cannot be replayed: {type(error).__name__} {error}"]
     return []
 
 
-def _shape_problem(records):
+def shape_problem(records):
+    """The first problem of an uploaded log's form (not an event list, versions out of
+    order, times going back), or None."""
     if not isinstance(records, list) or not records:
         return "the log holds no events"
     for position, record in enumerate(records, start=1):
@@ -153,10 +159,12 @@ def _shape_problem(records):
             return f"event {position} is not an event object with a type"
         for name in ENVELOPE:
             value = record.get(name)
-            if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 return f"event {position} has no whole-number {name}"
         if record["version"] != position:
             return f"event {position} has version {record['version']}: reordered or missing"
+        if position > 1 and record["at"] < records[position - 2]["at"]:
+            return f"event {position} was appended before event {position - 1}"
     return None
 
 

@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 from services.api import schemas
 from services.api.deps import POSTED, deps, errors, json_response, refused
 from services.api.errors import ApiError
+from services.api.games import CONTRACTS
 from services.game import replays
 from shared import jsonutil, replay
 
@@ -129,9 +130,10 @@ class Upload(MethodView):
         security=PUBLIC,
         description="Upload a finished game's log from any tablestream server: the answer "
         "of `GET /v1/games/{game_id}/export` (or of `.../events` holding every event), as "
-        "JSON or JSON Lines, at most 8 MB. The server checks it: the seed matches its "
-        "published hash and every decision, re-decided with the rules, gives exactly the "
-        "logged events. A log that checks out is stored under a new id (its game_created "
+        "JSON or JSON Lines, at most 8 MB. The server checks it: every event is exactly as "
+        "its game's contract documents it (versions 1, 2... in order, times never going "
+        "back), the seed matches its published hash, and every decision, re-decided with "
+        "the rules, gives exactly the logged events. A log that checks out is stored under a new id (its game_created "
         "names the original in `imported_from`) and served by the replay, events and "
         "summary routes; otherwise the answer is a 422 `bad_log` whose `detail` is the "
         "first problem found, and nothing is stored.",
@@ -146,6 +148,9 @@ class Upload(MethodView):
     def post(self):
         """Upload a finished game's log: checked, then stored as a game of its own."""
         records = uploaded_records()
+        problem = replay.shape_problem(records) or first_undocumented(records)
+        if problem:
+            raise ApiError("bad_log", problem)
         with refused():
             game_id, game, version = replays.import_log(deps().service, records)
         answer = {"id": game_id, "game": game, "version": version, "verdict": "checks_out"}
@@ -177,6 +182,25 @@ def uploaded_records():
             f"{len(records)} events: it is truncated",
         )
     return records
+
+
+def first_undocumented(records):
+    """The first event of an uploaded log that is not exactly as its game's contract
+    documents it (a field missing, extra or of another type), or None. The rules then
+    judge what the events say."""
+    game = records[0].get("game")
+    if not isinstance(game, str) or game not in CONTRACTS:
+        return f"the log's first event names no game of this server ({sorted(CONTRACTS)})"
+    schemas_by_type = CONTRACTS[game].events
+    for position, record in enumerate(records, start=1):
+        kind = record["type"]  # a string: shape_problem saw to it
+        schema = schemas_by_type.get(kind)
+        if schema is None:
+            return f"event {position} has a type {game} does not have: {kind!r}"
+        problems = schema().validate(record)
+        if problems:
+            return f"event {position} ({kind}) is not as documented: {problems}"
+    return None
 
 
 @blp.route("/games/<game_id>/fork")

@@ -382,3 +382,29 @@ def test_a_replay_shows_exactly_what_the_seat_was_shown_while_it_ran(client, dep
     assert answer["view"] == live_view
     assert answer["events"] == live_log["events"]
     assert answer["events"] != exported(client, created["id"])["events"][:version]
+
+
+def mutations(log, rng, count):
+    """`count` logs, each the original with one field of one event removed or given a
+    value of another type."""
+    odd_values = [None, 0, -1, "x", [], {}, True, 10**12, [None], {"type": "dealt"}]
+    for _ in range(count):
+        events = [dict(e) for e in log["events"]]
+        event = rng.choice(events[:12] + events[-3:])
+        key = rng.choice(sorted(event))
+        if rng.random() < 0.3:
+            del event[key]
+        else:
+            event[key] = rng.choice(odd_values)
+        yield {**log, "events": events}
+
+
+def test_a_spoiled_log_is_always_a_4xx_and_never_stored(client, deps, finished):
+    log = exported(client, finished["id"])
+    before = stored_games(deps)
+    for spoiled in mutations(log, random.Random(5), 60):
+        response = upload(client, spoiled)
+        assert response.status_code in (400, 422), (response.status_code, response.get_json())
+        if response.status_code == 422:
+            assert response.get_json()["code"] == "bad_log"
+    assert stored_games(deps) == before
