@@ -4,46 +4,58 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
+# -qq: pip's and setuptools' notices (the editable-install box) stay quiet; errors show.
+PIP := $(BIN)/python -m pip install -qq -c constraints.txt
+SERVICE := $(VENV)/.installed-service
+TOOLS := $(VENV)/.installed-test
 
 .PHONY: run test test-slow lint openapi bench constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
-$(STAMP): pyproject.toml constraints.txt
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[test]'
-	touch $(STAMP)
+	$(BIN)/python -m pip install -qq --upgrade pip
 
-run: $(STAMP)
-	$(BIN)/python -m services.run
+# `make run` needs only the service's dependencies; the tests' tools come with `make test`.
+$(SERVICE): pyproject.toml constraints.txt | $(BIN)/python
+	$(PIP) -e .
+	touch $@
 
-test: $(STAMP)
+$(TOOLS): $(SERVICE)
+	$(PIP) -e '.[test]'
+	touch $@
+
+# http:// webhooks are allowed under make run, for a receiver on this machine.
+run: $(SERVICE)
+	WEBHOOK_ALLOW_HTTP=$${WEBHOOK_ALLOW_HTTP:-1} $(BIN)/python -m services.run
+
+test: $(TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-# Slow proofs, apart from `make test`: /play driven in headless Chromium (Debian's
-# chromium and chromium-driver, installed here when missing; no browser download).
-# Screenshots land in .artifacts/screenshots/.
-test-slow: $(STAMP)
+# Slow proofs, apart from `make test`: the fault suite and the Redis Cluster failover
+# (real processes SIGKILLed, minutes long), and /play driven in headless Chromium
+# (Debian's chromium and chromium-driver, installed here when missing; no browser
+# download; screenshots land in .artifacts/screenshots/).
+test-slow: $(TOOLS)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  apt-get install -y chromium chromium-driver || \
 	  { echo "make test-slow needs Debian's chromium and chromium-driver:" \
 	    "apt-get install -y chromium chromium-driver"; exit 1; }
 	$(BIN)/python -m pytest -m slow
 
-lint: $(STAMP)
+lint: $(TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-openapi: $(STAMP)
+openapi: $(SERVICE)
 	$(BIN)/python -m services.api.openapi --write
 
-bench: $(STAMP)
+bench: $(TOOLS)
 	$(BIN)/python bench/moves_per_second.py
 
-constraints: $(STAMP)
+constraints: $(TOOLS)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt
 
 clean:

@@ -3,10 +3,22 @@
 gevent workers: a long-poll or an event stream mostly waits, and a greenlet waits for
 almost nothing, so one process holds thousands of them (bench/long_poll.py measures
 how many). One process per core.
+
+Logs: JSON lines (LOG_FORMAT=text for a terminal) through services.ops.logs; the
+access line is the app's own (services.ops.web), with the request id and game id.
+Metrics: the worker processes share PROMETHEUS_MULTIPROC_DIR (made here when unset,
+emptied when gunicorn starts); a dead worker's live gauges are dropped.
 """
 
 import multiprocessing
 import os
+import tempfile
+from pathlib import Path
+
+from services.ops import logs
+
+# Before any worker imports prometheus_client, which reads it once.
+os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="tablestream-metrics-"))
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
 # gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
@@ -15,5 +27,20 @@ worker_connections = 10_000
 accesslog = None
 errorlog = "-"
 loglevel = "warning"
+logconfig_dict = logs.dict_config("api")
 graceful_timeout = 10
 timeout = 60
+
+
+def on_starting(server):
+    """The metrics files of an earlier run are not this one's."""
+    directory = Path(os.environ["PROMETHEUS_MULTIPROC_DIR"])
+    directory.mkdir(parents=True, exist_ok=True)
+    for stale in directory.glob("*.db"):
+        stale.unlink()
+
+
+def child_exit(server, worker):
+    from services.ops import metrics
+
+    metrics.mark_dead(worker.pid)

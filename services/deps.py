@@ -30,10 +30,24 @@ class Deps:
         return Scheduler(self.queue)
 
     def projector(self, consumer=None):
-        """A projector that schedules bot moves and timers on this deployment's queue."""
-        from services.projector import Projector
+        """A projector that schedules bot moves and timers on this deployment's queue
+        and webhook deliveries on its webhooks queue."""
+        from services.projector.projector import Expiry, Projector
 
-        return Projector(self.store, self.scheduler, consumer)
+        expiry = Expiry(self.config.waiting_expires_after, self.config.idle_expires_after)
+        return Projector(self.store, self.scheduler, consumer, expiry, notifier=self.notifier)
+
+    @property
+    def webhook_queue(self):
+        """Webhook deliveries: a queue of their own, so a slow receiver delays no bot."""
+        name = f"{self.config.key_prefix}webhooks"
+        return Queue(name, connection=self.queue.connection, serializer=JSONSerializer)
+
+    @property
+    def notifier(self):
+        from services.webhooks.notifier import Notifier
+
+        return Notifier(self.redis, self.keys, self.webhook_queue)
 
 
 def token_secret(config, client, keys):

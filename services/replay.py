@@ -2,8 +2,9 @@
 game's log offline and show the table at any version, as any seat saw it.
 
 LOG.json is what GET /v1/games/{id}/export (or .../events?limit=1000) answers, its
-"events" list, or the same as JSON Lines (one event a line).
-Exits 1 when the log does not check out.
+"events" list, or the same as JSON Lines (one event a line). Checks that the revealed
+seed and salt give the published seed_sha256 and that the rules decide every logged
+event again (shared.replay.check). Exits 1 when the log does not check out.
 """
 
 import argparse

@@ -1,85 +1,279 @@
-"""`make run`: everything a developer needs on one machine, in the foreground.
+"""`make run` (`tablestream run`): the whole service on one machine, in the foreground,
+kept up.
 
 Starts an embedded Redis (unless REDIS_URL is set), the API under gunicorn, the
-projector and the RQ worker; prints the URL and an example; Ctrl-C stops them all.
+projector and WORKERS RQ workers; prints the URL once `/readyz` answers. A child that
+dies is started again after a backoff (logged and counted); the others keep serving.
+Ctrl-C (or SIGTERM) stops the API, projector and workers first, then Redis.
+
+Each child runs in its own session, so a terminal's Ctrl-C reaches only this
+supervisor, which stops them in order; on Linux each also gets PR_SET_PDEATHSIG, so
+none outlives a supervisor that is killed outright (SIGKILL). `RUN_DIR/children.json`
+names each child's pid, restarts and metrics port.
 """
 
+import ctypes
+import json
+import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 from services import embedded_redis
+from services.ops import logs
 
 ROOT = Path(__file__).resolve().parents[1]
+log = logging.getLogger("tablestream.run")
+
+STABLE = 60.0  # a child up this long has its backoff reset
+LONGEST_BACKOFF = 30.0
+PR_SET_PDEATHSIG = 1
 
 
-def _interrupt(*_):
-    raise KeyboardInterrupt
+class Child:
+    """One supervised process: how to start it, how to stop it, what became of it."""
+
+    def __init__(self, name, launch, stop_signal=signal.SIGTERM, port=None):
+        self.name = name
+        self.launch = launch  # (popen options) -> Popen
+        self.stop_signal = stop_signal
+        self.port = port  # its /metrics, /healthz, /readyz
+        self.process = None
+        self.restarts = 0
+        self.failures = 0  # in a row, for the backoff
+        self.started = 0.0
+        self.due = 0.0  # when to start it again, once it has died
+
+    def start(self):
+        self.process = self.launch(
+            start_new_session=True, preexec_fn=_dies_with_parent(self.stop_signal)
+        )
+        self.started = time.monotonic()
+
+    def alive(self):
+        return self.process is not None and self.process.poll() is None
+
+    def backoff(self):
+        """Seconds to wait before the next start: 0.5, 1, 2... up to 30."""
+        return min(LONGEST_BACKOFF, 0.5 * 2 ** max(0, self.failures - 1))
 
 
-def main():
-    signal.signal(signal.SIGTERM, _interrupt)  # a supervisor's stop is a Ctrl-C too
-    env = dict(os.environ)
-    state = Path(env.get("RUN_DIR", ROOT / ".run"))
-    port = env.get("PORT", "8000")
-    children = []
-    if not env.get("REDIS_URL"):
-        (state / "redis").mkdir(parents=True, exist_ok=True)
-        redis_process, env["REDIS_URL"] = embedded_redis.start(state / "redis")
-        children.append(redis_process)
-        print(f"embedded Redis at {env['REDIS_URL']} (data in {state / 'redis'})")
-    python = sys.executable
-    gunicorn = ["gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
-    commands = [
-        [python, "-m", *gunicorn, "--bind", f"127.0.0.1:{port}", "services.api:create_app()"],
-        [python, "-m", "services.projector"],
-        # WORKERS: how many RQ workers run bot turns and timers (one is plenty for a club).
-        *[[python, "-m", "services.worker"]] * int(env.get("WORKERS", "1")),
-    ]
-    try:
-        for command in commands:
-            children.append(subprocess.Popen(command, env=env, cwd=ROOT))
-        url = f"http://127.0.0.1:{port}"
-        _wait_for(url)
-        print(BANNER.format(url=url), flush=True)
-        while all(child.poll() is None for child in children):
-            time.sleep(0.5)
-        print("a process stopped; stopping the others", file=sys.stderr)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        _stop(children)
+class Supervisor:
+    def __init__(self, children, state):
+        self.children = children
+        self.state = state
 
+    def start(self):
+        for child in self.children:
+            child.start()
+        self._write_state()
 
-def _wait_for(url, timeout=30.0):
-    import urllib.request
+    def tend(self):
+        """Start again each child that died, once its backoff has passed."""
+        now = time.monotonic()
+        changed = False
+        for child in self.children:
+            if child.alive():
+                continue
+            if child.due == 0.0:  # just found dead
+                _kill_group(child.process.pid)  # what it started dies with it
+                child.failures = 1 if now - child.started > STABLE else child.failures + 1
+                child.due = now + child.backoff()
+                log.warning(
+                    "%s stopped (%s); starting it again in %.1f s",
+                    child.name,
+                    _how(child.process.returncode),
+                    child.backoff(),
+                )
+            elif now >= child.due:
+                try:
+                    child.start()
+                except Exception as error:  # e.g. Redis could not bind yet: try later
+                    log.warning("could not start %s again: %s", child.name, error)
+                    child.failures += 1
+                    child.due = now + child.backoff()
+                    continue
+                child.restarts += 1
+                child.due = 0.0
+                changed = True
+                log.warning("%s started again (restart %d)", child.name, child.restarts)
+        if changed:
+            self._write_state()
 
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"{url}/openapi.json", timeout=1).close()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"the API did not answer at {url}")
+    def stop(self):
+        """API, projector and workers first, together; Redis last."""
+        services = [c for c in self.children if c.name != "redis"]
+        _stop(services)
+        _stop([c for c in self.children if c.name == "redis"])
+        restarts = ", ".join(f"{c.name} {c.restarts}" for c in self.children)
+        log.info("stopped; restarts: %s", restarts)
+
+    def _write_state(self):
+        state = {
+            c.name: {"pid": c.process.pid, "restarts": c.restarts, "metrics_port": c.port}
+            for c in self.children
+            if c.process is not None
+        }
+        (self.state / "children.json").write_text(json.dumps(state, indent=1))
 
 
 def _stop(children):
-    # Stop the API, projector and worker before Redis, so none loses its connection.
-    for child in reversed(children):
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-            try:
-                child.wait(10)
-            except subprocess.TimeoutExpired:
-                child.kill()
+    for child in children:
+        if child.alive():
+            child.process.send_signal(child.stop_signal)
+    deadline = time.monotonic() + 15
+    for child in children:
+        if child.process is None:
+            continue
+        try:
+            child.process.wait(max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            log.warning("%s did not stop in time; killing it", child.name)
+        _kill_group(child.process.pid)
+        child.process.wait()
+
+
+def _kill_group(pid):
+    """SIGKILL what is left of a child's session (gunicorn's workers, RQ's scheduler)."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _how(returncode):
+    if returncode is not None and returncode < 0:
+        return f"signal {signal.Signals(-returncode).name}"
+    return f"exit {returncode}"
+
+
+_libc = None
+
+
+def _dies_with_parent(sig):
+    """A preexec_fn: on Linux the child gets `sig` when this supervisor dies, however
+    it dies. Elsewhere nothing (Ctrl-C and SIGTERM still stop every child)."""
+    global _libc
+    if not sys.platform.startswith("linux"):
+        return None
+    if _libc is None:
+        _libc = ctypes.CDLL(None, use_errno=True)  # loaded here, not in the child
+    parent = os.getpid()
+
+    def preexec():
+        _libc.prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+        if os.getppid() != parent:  # the supervisor died before prctl took effect
+            os.kill(os.getpid(), sig)
+
+    return preexec
+
+
+def children(env, state):
+    """Redis (embedded, unless REDIS_URL is set), the API, the projector and WORKERS
+    RQ workers; each projector and worker with a free METRICS_PORT."""
+    python = sys.executable
+    found = []
+    if not env.get("REDIS_URL"):
+        redis_port = embedded_redis.free_port()  # kept across restarts: the URL stays
+        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+
+        def redis_server(**popen):
+            # Also writes <state>/redis.url, where every command of the project finds it.
+            return embedded_redis.start_for_run(state, redis_port, **popen)[0]
+
+        found.append(Child("redis", redis_server))
+    metrics_dir = state / "metrics"  # the API's processes share their metrics here
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    api_env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
+    port = env.get("PORT", "8000")
+    gunicorn = ["-m", "gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
+    api = [python, *gunicorn, "--bind", f"127.0.0.1:{port}", "services.api:create_app()"]
+    # SIGINT: gunicorn's quick shutdown (SIGTERM would wait for open streams).
+    found.append(Child("api", _launcher(api, api_env), stop_signal=signal.SIGINT))
+    found.append(_sidecar_child("projector", [python, "-m", "services.projector"], env))
+    worker = [python, "-m", "services.worker"]  # one entry: add --queues here
+    for number in range(1, int(env.get("WORKERS", "1")) + 1):
+        found.append(_sidecar_child(f"worker-{number}", worker, env))
+    webhooks = [python, "-m", "services.webhooks", "worker"]  # deliveries, own queue
+    found.append(_sidecar_child("webhooks", webhooks, env))
+    return found
+
+
+def _sidecar_child(name, command, env):
+    metrics_off = env.get("METRICS_PORT") == "0"
+    port = None if metrics_off else embedded_redis.free_port()
+    child_env = {**env, "METRICS_PORT": str(port or 0)}
+    return Child(name, _launcher(command, child_env), port=port)
+
+
+def _launcher(command, env):
+    def launch(**popen):
+        return subprocess.Popen(command, env=env, cwd=ROOT, **popen)
+
+    return launch
+
+
+def main():
+    stopping = []
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, lambda number, _frame: stopping.append(number))
+    env = dict(os.environ)
+    env.setdefault("LOG_FORMAT", "text")  # a terminal's; deployments log JSON
+    logs.setup("run", fmt=env["LOG_FORMAT"])
+    state = Path(env.get("RUN_DIR", ROOT / ".run"))
+    state.mkdir(parents=True, exist_ok=True)
+    supervisor = Supervisor(children(env, state), state)
+    url = f"http://127.0.0.1:{env.get('PORT', '8000')}"
+    try:
+        supervisor.start()
+        if any(c.name == "redis" for c in supervisor.children):
+            log.info("embedded Redis at %s (data in %s)", env["REDIS_URL"], state / "redis")
+        ready_since, last_report = None, time.monotonic()
+        while not stopping:
+            supervisor.tend()
+            if ready_since is None:
+                answer = _readiness(url)
+                if answer is None:
+                    ready_since = time.monotonic()
+                    print(_banner(url, supervisor.children), flush=True)
+                elif time.monotonic() - last_report > 30:
+                    log.warning("not ready yet: %s", answer)
+                    last_report = time.monotonic()
+            time.sleep(0.2)
+    finally:
+        supervisor.stop()
+        if any(c.name == "redis" for c in supervisor.children):
+            embedded_redis.forget(state, env["REDIS_URL"])
+
+
+def _readiness(url):
+    """None once the API answers /readyz with 200; else why not."""
+    try:
+        urllib.request.urlopen(f"{url}/readyz", timeout=2).close()
+        return None
+    except urllib.error.HTTPError as error:
+        return error.read().decode(errors="replace")[:500]
+    except OSError as error:
+        return str(error)
+
+
+def _banner(url, children):
+    ports = [f"{c.name} http://127.0.0.1:{c.port}/metrics" for c in children if c.port]
+    return BANNER.format(url=url, metrics="\n  ".join([f"api {url}/metrics", *ports]))
 
 
 BANNER = """
 tablestream is serving at {url}   (API docs: {url}/docs, Ctrl-C stops everything)
+
+Health: {url}/healthz, {url}/readyz. Metrics:
+  {metrics}
 
 Try a game of Alebrijes against two bots:
 

@@ -2,6 +2,13 @@
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+# Where `make run` keeps its state; its embedded Redis writes its URL in REDIS_URL_FILE
+# there, so every command of the project (rebuild, replay, a second worker) finds it.
+RUN_DIR = Path(__file__).resolve().parents[1] / ".run"
+REDIS_URL_FILE = "redis.url"
 
 
 @dataclass(frozen=True)
@@ -12,13 +19,20 @@ class Config:
     redis_cluster: bool = False
     feed_partitions: int = 4
     key_prefix: str = ""
+    # Where redis_url came from: "REDIS_URL", the embedded Redis's URL file, or "default".
+    redis_url_from: str = "REDIS_URL"
+    # Abandoned games expire (a game_expired event): waiting with no seat claimed, or
+    # active with nobody acting, for this long.
+    waiting_expires_after: int = 24 * 3600
+    idle_expires_after: int = 7 * 24 * 3600
 
     @classmethod
     def from_env(cls, env=None):
-        """Read REDIS_URL, QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
-        FEED_PARTITIONS, KEY_PREFIX."""
+        """Read REDIS_URL (else the URL an embedded Redis of RUN_DIR wrote, else
+        127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
+        FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER."""
         env = os.environ if env is None else env
-        redis_url = env.get("REDIS_URL", "redis://127.0.0.1:6379/0")
+        redis_url, redis_url_from = _redis_url(env)
         return cls(
             redis_url=redis_url,
             queue_url=env.get("QUEUE_URL") or redis_url,
@@ -26,4 +40,22 @@ class Config:
             redis_cluster=env.get("REDIS_CLUSTER", "").lower() in ("1", "true", "yes"),
             feed_partitions=int(env.get("FEED_PARTITIONS", "4")),
             key_prefix=env.get("KEY_PREFIX", ""),
+            redis_url_from=redis_url_from,
+            waiting_expires_after=int(env.get("WAITING_EXPIRES_AFTER", 24 * 3600)),
+            idle_expires_after=int(env.get("IDLE_EXPIRES_AFTER", 7 * 24 * 3600)),
         )
+
+
+def redis_url_file(env=None):
+    """The file an embedded Redis started for RUN_DIR (default `.run`) writes its URL to."""
+    env = os.environ if env is None else env
+    return Path(env.get("RUN_DIR") or RUN_DIR) / REDIS_URL_FILE
+
+
+def _redis_url(env):
+    if env.get("REDIS_URL"):
+        return env["REDIS_URL"], "REDIS_URL"
+    path = redis_url_file(env)
+    if path.is_file():
+        return path.read_text().strip(), str(path)
+    return DEFAULT_REDIS_URL, "default"

@@ -32,6 +32,20 @@ class Keys:
     def summary(self, game_id):
         return self._game(game_id, "summary")
 
+    def webhooks(self, game_id):
+        """Hash of the game's webhook subscriptions: subscriber ("game", "seat-<n>") ->
+        {url, events, secret} as JSON."""
+        return self._game(game_id, "webhooks")
+
+    def webhook_health(self, game_id):
+        """Hash of each subscriber's dead letters in a row ("failures:<subscriber>") and
+        whether it is paused ("paused:<subscriber>")."""
+        return self._game(game_id, "webhook-health")
+
+    def webhook_claim(self, game_id, subscriber, event_id):
+        """Which delivery owns one notification to one subscriber, then "delivered"."""
+        return self._game(game_id, f"webhook-claim:{subscriber}:{event_id}")
+
     def events_pattern(self):
         return f"{self.prefix}g:{{*}}:events"
 
@@ -51,7 +65,13 @@ class Keys:
 
     @property
     def live(self):
-        """Set of games not yet finished: what the projector's sweep looks at."""
+        """Sorted set of the games not yet over, each scored by when the projectors'
+        sweep next looks at it (ms since the epoch)."""
+        return f"{self.prefix}live-by-due"
+
+    @property
+    def old_live(self):
+        """The plain set `live` held before the sweep went incremental (migrated)."""
         return f"{self.prefix}live"
 
     @property
@@ -65,5 +85,15 @@ class Keys:
         return f"{self.prefix}idem:{digest}"
 
     @property
+    def webhook_dead_letters(self):
+        """List of webhook deliveries that gave up, newest first, for an operator."""
+        return f"{self.prefix}webhook-dead-letters"
+
+    @property
     def secret(self):
         return f"{self.prefix}token-secret"
+
+    @property
+    def projectors(self):
+        """Sorted set: each projector's last heartbeat (ms), for readiness checks."""
+        return f"{self.prefix}projectors"

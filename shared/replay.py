@@ -3,12 +3,11 @@
 A finished game's log (GET /v1/games/{id}/events) holds everything: the seed, the
 deck if one was fixed, every command as it was sent (`commanded`), every timeout and
 timer, and every deal and draw as it happened. `check` verifies what a player can
-verify on their own: the seed matches the hash published in the first event, and
+verify on their own: the seed, salted with the salt revealed with it, matches the
+hash published in the first event (sha256(salt + seed); old logs have no salt), and
 deciding every command again with the rules gives exactly the logged events, shuffles
 and deals included. `table_at` rebuilds the table at any version, for a replay viewer.
 """
-
-import hashlib
 
 from shared import table
 from shared.games.base import RuleError
@@ -41,7 +40,7 @@ def check(records):
     if seed is None:
         return ["the seed is not in the log: a game's log is whole only once it has finished"]
     problems = []
-    if hashlib.sha256(seed.encode()).hexdigest() != created["seed_sha256"]:
+    if table.seed_sha256(seed, created.get("seed_salt", "")) != created["seed_sha256"]:
         problems.append("the seed does not match the seed_sha256 published when it began")
     return problems + _decide_again(events)
 
@@ -70,8 +69,8 @@ def _decide_again(events):
 
 def _decision(current, event):
     """The events the table decides at the point where `event` stands: every decision
-    (a claimed seat, a command, a timeout, a timer, resigning, returning, cancelling)
-    is logged by its first event. None when `event` cannot begin one."""
+    (a claimed seat, a command, a timeout, a timer, resigning, returning, cancelling,
+    expiring) is logged by its first event. None when `event` cannot begin one."""
     kind = event["type"]
     if kind == table.STARTED and current["status"] == "waiting":
         return table.opening(current)
@@ -89,6 +88,10 @@ def _decision(current, event):
         return table.return_seat(current, event["seat"])
     if kind == table.CANCELLED:
         return table.cancel(current)
+    if kind == table.PAUSED:
+        return table.webhook_paused(current, event["seat"])
+    if kind == table.EXPIRED:
+        return table.expire(current, event["reason"])
     return None
 
 
@@ -168,12 +171,13 @@ def shape_problem(records):
     return None
 
 
-def fork(records, version, game_id, seats, seed):
+def fork(records, version, game_id, seats, seed, salt=""):
     """The events that open a fork of a finished game: a new table, `game_id`, that
     starts from the original's position at `version` (inside a decision: at its end,
     as the replay shows it) with new `seats` (the shape of a
     new game's) and its own `seed`, dealing nothing (see shared/fork.py). Its
-    game_created records where it came from (`forked_from`) and the position."""
+    game_created records where it came from (`forked_from`) and the position; its seed
+    is committed to, salted, like any game's."""
     if not 0 < version <= records[-1]["version"]:
         raise RuleError("bad_version", f"the game has versions 1 to {records[-1]['version']}")
     version = min(v for v in steps(records) if v >= version)  # a decision's end
@@ -187,7 +191,7 @@ def fork(records, version, game_id, seats, seed):
         "turn_seconds": original["turn_seconds"],
         "zombie_after": original["zombie_after"],
     }
-    created = table.create(game_id, original["game"], seats, options, seed)[0]
+    created = table.create(game_id, original["game"], seats, options, seed, salt)[0]
     created = {
         **created,
         "forked_from": {"game": original["id"], "version": version},
@@ -207,11 +211,13 @@ def steps(records):
 
 def _decided_up_to(records, version):
     """Whether `version` ends a decision: it is the last, or the next event begins one
-    (a seat claimed, a command, a timeout, a timer, a seat resigned or returned)."""
+    (a seat claimed, a command, a timeout, a timer, a seat resigned or returned, a
+    webhook paused, the game called off)."""
     if version >= len(records):
         return True
     following, kind = records[version], records[version]["type"]  # the record of version + 1
-    if kind in (table.CLAIMED, table.COMMANDED, table.TIMED_OUT, table.FIRED, table.CANCELLED):
+    beginnings = (table.CLAIMED, table.COMMANDED, table.TIMED_OUT, table.FIRED, table.CANCELLED)
+    if kind in (*beginnings, table.PAUSED, table.EXPIRED):
         return True
     if kind == table.TAKEN_OVER:
         return following["reason"] == "resigned"

@@ -20,6 +20,10 @@ REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
 TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned"
 CANCELLED, COMMANDED, FIRED = "game_cancelled", "commanded", "timer_fired"
+PAUSED = "webhook_paused"
+EXPIRED = "game_expired"
+# Why an abandoned game expired: waiting with no seat claimed, or active with nobody acting.
+EXPIRY_REASONS = {"waiting": "no_players", "active": "idle"}
 LIFECYCLE = (
     CREATED,
     CLAIMED,
@@ -31,17 +35,25 @@ LIFECYCLE = (
     CANCELLED,
     COMMANDED,
     FIRED,
+    PAUSED,
+    EXPIRED,
 )
 
 
-def create(game_id, game, seats, options, seed):
+def create(game_id, game, seats, options, seed, salt=""):
     """The events that open a table: game_created, and the deal when no seat is open.
 
     `seats` holds {"name": ...}, {"bot": "random"} or {"open": True} per seat; `options`
-    holds the game's options and the generic ones: seed (already drawn by the caller
-    when the creator gave none), deck (a fixed deck order), variant (the name of one of
+    holds the game's options and the generic ones: seed (the creator's choice, else the
+    `seed` the caller drew), deck (a fixed deck order), variant (the name of one of
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
     default) and zombie_after (consecutive timeouts before a bot takes the seat over).
+
+    The public commitment is sha256(salt + seed), the salt drawn by the caller (the game
+    service always draws one; simulations and tests may leave it empty) and kept secret
+    with the seed until the end: an unsalted hash of a small chosen seed (4242)
+    gave the seed, hence every hand, away in a millisecond. A game whose seed or deck the
+    creator chose is marked `dealt_by_creator`, since its creator knows every hand.
     """
     rules = games.get(game)
     game_options = {k: v for k, v in options.items() if k not in GENERIC_OPTIONS}
@@ -54,6 +66,8 @@ def create(game_id, game, seats, options, seed):
     deck = options.get("deck")
     if deck is not None:
         rules.check_deck(deck)
+    chosen_seed = options.get("seed")
+    seed = str(chosen_seed) if chosen_seed is not None else seed
     created = {
         "type": CREATED,
         "id": game_id,
@@ -63,12 +77,22 @@ def create(game_id, game, seats, options, seed):
         "turn_seconds": _whole_number(options, "turn_seconds", None),
         "zombie_after": _whole_number(options, "zombie_after", ZOMBIE_AFTER),
         "custom_deck": deck is not None,
-        "seed_sha256": hashlib.sha256(seed.encode()).hexdigest(),
+        "dealt_by_creator": chosen_seed is not None or deck is not None,
+        "seed_sha256": seed_sha256(seed, salt),
         "seed": seed,
+        "seed_salt": salt,
         "deck": deck,
     }
     table = evolve(None, created)
     return [created, *_start_when_full(table)]
+
+
+def seed_sha256(seed, salt):
+    """The commitment to a game's seed published from its first event."""
+    return hashlib.sha256((salt + seed).encode()).hexdigest()
+
+
+SECRET_OF_CREATED = ("seed", "seed_salt", "deck")  # revealed once the game has finished
 
 
 def _whole_number(options, name, default):
@@ -118,6 +142,15 @@ def cancel(table):
     if table["status"] != "waiting":
         raise RuleError("game_not_waiting", "only a game waiting for players can be cancelled")
     return [{"type": CANCELLED}]
+
+
+def expire(table, reason):
+    """An abandoned game is called off (status cancelled): `no_players` for a game that
+    waited too long for its seats, `idle` for an active one where nobody acted for too
+    long. How long is the server's policy; the event says which applied."""
+    if EXPIRY_REASONS.get(table["status"]) != reason:
+        raise RuleError("game_not_active", f"a {table['status']} game cannot expire as {reason}")
+    return [{"type": EXPIRED, "reason": reason}]
 
 
 def _check_seat(table, seat):
@@ -192,6 +225,14 @@ def resign(table, seat):
     if table["seats"][seat]["resigned"]:
         raise RuleError("seat_resigned", "this seat was already resigned")
     return [{"type": TAKEN_OVER, "seat": seat, "bot": DEFAULT_BOT, "reason": "resigned"}]
+
+
+def webhook_paused(table, seat):
+    """A webhook kept failing and is paused (seat None: the game's webhook). A note in
+    the log for the players; it changes nothing at the table."""
+    if table["status"] not in ("waiting", "active"):
+        raise RuleError("game_not_active", f"the game is {table['status']}")
+    return [{"type": PAUSED, "seat": seat}]
 
 
 def time_out(table, seat):
@@ -270,7 +311,10 @@ def _with_end(table, events):
     result = rules.result(state)
     if result is None:
         return events
-    return [*events, {"type": ENDED, "result": result, "seed": table["seed"]}]
+    ended = {"type": ENDED, "result": result, "seed": table["seed"]}
+    if table["seed_salt"]:  # an old log's game had none
+        ended["seed_salt"] = table["seed_salt"]
+    return [*events, ended]
 
 
 def rules_of(table):
@@ -299,11 +343,11 @@ def evolve(table, event, at=None):
         else:
             rules = rules_of(table).initial(config)
         table = {**table, "status": "active", "rules": rules}
-    elif kind in (COMMANDED, FIRED):
-        pass  # a record of what was decided on; the events that follow change the table
+    elif kind in (COMMANDED, FIRED, PAUSED):
+        pass  # a record of what was decided on (or of a paused webhook); no change
     elif kind == ENDED:
         table = {**table, "status": "finished", "result": event["result"]}
-    elif kind == CANCELLED:
+    elif kind in (CANCELLED, EXPIRED):
         table = {**table, "status": "cancelled"}
     elif kind == TIMED_OUT:
         table = _with_timeouts(table, event["seat"], table["timeouts"][event["seat"]] + 1)
@@ -335,6 +379,9 @@ def _created(event):
         "deck",
     )
     table = {f: event[f] for f in fields}
+    # Logs from before salted commitments: no salt, and no record of who dealt.
+    table["seed_salt"] = event.get("seed_salt", "")
+    table["dealt_by_creator"] = event.get("dealt_by_creator", event["custom_deck"])
     # A fork starts from another game's position (see shared/fork.py).
     table.update(forked_from=event.get("forked_from"), position=event.get("position"))
     n = len(event["seats"])
@@ -411,7 +458,7 @@ def redact(table, event, seat):
         return event
     kind = event["type"]
     if kind == CREATED:
-        return {k: v for k, v in event.items() if k not in ("seed", "deck")}
+        return {k: v for k, v in event.items() if k not in SECRET_OF_CREATED}
     if kind == COMMANDED and event["seat"] != seat:
         return {k: v for k, v in event.items() if k != "command"}  # what was sent is private
     if kind in LIFECYCLE:
@@ -425,6 +472,7 @@ def public_seats(table):
 
 def summary(table, version):
     """What anyone may know of a game: the lobby entry and GET /v1/games/{id}."""
+    finished = table["status"] == "finished"
     return {
         "id": table["id"],
         "game": table["game"],
@@ -437,10 +485,12 @@ def summary(table, version):
             "zombie_after": table["zombie_after"],
         },
         "custom_deck": table["custom_deck"],
+        "dealt_by_creator": table["dealt_by_creator"],
         "seed_sha256": table["seed_sha256"],
         "result": table["result"],
         # Revealed once the game is over, so anyone can re-derive every shuffle.
-        "seed": table["seed"] if table["status"] == "finished" else None,
+        "seed": table["seed"] if finished else None,
+        "seed_salt": table["seed_salt"] if finished else None,
     }
 
 

@@ -22,6 +22,7 @@ class RecordingScheduler:
 
     def __init__(self):
         self.bot_turns, self.reactions, self.turn_timers, self.table_timers = [], [], [], []
+        self.expiries = []
 
     def bot_turn(self, game_id, seat, version):
         self.bot_turns.append((game_id, seat, version))
@@ -34,3 +35,6 @@ class RecordingScheduler:
 
     def table_timer(self, game_id, key, at_ms):
         self.table_timers.append((game_id, key, at_ms))
+
+    def expire_game(self, game_id, version, reason):
+        self.expiries.append((game_id, version, reason))

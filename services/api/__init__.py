@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from services.api import client, cors, errors, fields, idempotency, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
+from services.ops import web as ops_web
 
 MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
 
@@ -83,16 +84,20 @@ def create_app(deps=None, *, spec_only=False):
         api.ma_plugin.converter.add_attribute_function(function)
     schemas.register_unions(api.spec)
 
-    from services.api import lobby, per_game, play, replays, stream
+    from services.api import lobby, per_game, play, replays, stream, webhooks
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(replays.blp)
+    api.register_blueprint(webhooks.blp)
+    webhooks.document(api.spec)
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.add_url_rule(f"{DOCS_FILES}/<path:name>", "docs_files", _docs_file)
     client.install(app)
+    # First: every later hook and error answer sees the request id; its timing covers them.
+    ops_web.install(app)  # request ids, access log, metrics, /healthz, /readyz, /metrics
     replays.install(app)  # before idempotency reads a body: uploads may be larger
     idempotency.install(app)
     cors.install(app, os.environ.get("CORS_ORIGINS", ""))

@@ -4,7 +4,7 @@ stable machine-readable `code`. Clients branch on `code`, never on `title` or `d
 import logging
 
 import orjson
-from flask import Response
+from flask import Response, g, has_request_context
 
 log = logging.getLogger(__name__)
 
@@ -15,6 +15,7 @@ STATUS = {
     "bad_request": 400,
     "bad_command": 400,
     "bad_options": 400,
+    "bad_webhook_url": 400,
     "unauthorized": 401,
     "forbidden": 403,
     "not_found": 404,
@@ -76,6 +77,8 @@ def problem_bytes(code, detail, errors=None):
     }
     if errors:
         body["errors"] = errors
+    if has_request_context() and g.get("request_id"):
+        body["request_id"] = g.request_id  # quote it when reporting a problem
     return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
 
 

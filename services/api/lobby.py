@@ -4,10 +4,12 @@ summary, cancelling a waiting game; a seat: claiming, resigning, returning."""
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from services.api import schemas
+from services.api import schemas, webhook_schemas
 from services.api.auth import holder_of, seat_token_for
 from services.api.deps import POSTED, deps, errors, json_response, refused
 from services.api.errors import ApiError
+from services.api.webhooks import game_webhook
+from services.game.service import new_game_id
 from shared import jsonutil, table, tokens
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables and seats")
@@ -45,12 +47,17 @@ class Games(MethodView):
     @blp.response(201, schemas.Created)
     @errors(blp, *POSTED)
     @blp.doc(operationId="createGame", security=PUBLIC)
+    @blp.doc(callbacks=webhook_schemas.callbacks("{$request.body#/options/webhook/url}"))
     def post(self, body):
         """Open a table. Human seats get a bearer token each; the game starts when no
-        seat is open."""
+        seat is open. With options.webhook, the answer holds the webhook's secret."""
+        d = deps()
         options = {k: v for k, v in body["options"].items() if v is not None}
-        with refused():
-            created = deps().service.create(body["game"], body["seats"], options)
+        webhook, game_id = options.pop("webhook", None), new_game_id()
+        with refused(), game_webhook(d, game_id, webhook) as registered:
+            created = d.service.create(body["game"], body["seats"], options, game_id=game_id)
+        if registered is not None:
+            created["webhook"] = registered
         return json_response(created, 201)
 
 

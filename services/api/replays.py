@@ -133,8 +133,9 @@ class Upload(MethodView):
         "JSON or JSON Lines, at most 8 MB. The server checks it: every event is exactly as "
         "its game's contract documents it (versions 1, 2... in order, times never going "
         "back), the seed matches its published hash, and every decision, re-decided with "
-        "the rules, gives exactly the logged events. A log that checks out is stored under a new id (its game_created "
-        "names the original in `imported_from`) and served by the replay, events and "
+        "the rules, gives exactly the logged events. A log that checks out is stored "
+        "under a new id (its game_created names the original in `imported_from`) and "
+        "served by the replay, events and "
         "summary routes; otherwise the answer is a 422 `bad_log` whose `detail` is the "
         "first problem found, and nothing is stored.",
         requestBody={

@@ -8,6 +8,7 @@ from services.api.fields import Seconds, Seed
 from services.api.games import CONTRACTS
 from services.api.games.contract import ForkedFrom, PublicSeat, Summary
 from services.api.games.replay import REPLAYS
+from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
 from shared import games, table
 
 NAME = validate.Length(min=1, max=40)
@@ -36,8 +37,9 @@ class Options(Schema):
     seed = Seed(
         allow_none=True,
         metadata={
-            "description": "Fixes every shuffle. Drawn by the server when left out; its "
-            "SHA-256 is public and the seed is revealed when the game ends."
+            "description": "Fixes every shuffle. Drawn by the server when left out; "
+            "seed_sha256 (salted by the server) is public, and the seed and its salt are "
+            "revealed when the game ends. A chosen seed marks the game dealt_by_creator."
         },
     )
     deck = fields.List(
@@ -46,7 +48,8 @@ class Options(Schema):
         validate=validate.Length(max=200),
         metadata={
             "description": "A complete ordering of the game's cards, in the order the "
-            "rulebook deals (see the game's rules page). Marks the game custom_deck."
+            "rulebook deals (see the game's rules page). Marks the game custom_deck "
+            "and dealt_by_creator."
         },
     )
     variant = fields.String(
@@ -93,6 +96,13 @@ class Options(Schema):
             "its holder acts again (default 2)."
         },
     )
+    webhook = fields.Nested(
+        WebhookSpec,
+        metadata={
+            "description": "The game's webhook: notifications of what a spectator may "
+            "see (every seat's your_turn, the start, the end...). See docs/webhooks.md."
+        },
+    )
 
 
 class CreateGame(Schema):
@@ -118,6 +128,10 @@ class Created(Schema):
         required=True, metadata={"description": "Lets the creator cancel the game while it waits."}
     )
     seats = fields.List(fields.Nested(SeatCredentials), required=True)
+    webhook = fields.Nested(
+        WebhookRegistered,
+        metadata={"description": "When options.webhook was given: its secret, shown only here."},
+    )
 
 
 class ClaimSeat(Schema):
@@ -215,6 +229,9 @@ class Problem(Schema):
     )
     detail = fields.String(required=True)
     errors = fields.Dict(metadata={"description": "Field-level problems of the request."})
+    request_id = fields.String(
+        metadata={"description": "The request's X-Request-ID (sent or made): quote it."}
+    )
 
 
 class AnyCommand(Schema):

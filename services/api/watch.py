@@ -13,6 +13,8 @@ import time
 
 log = logging.getLogger(__name__)
 
+QUIET_FOR = 10.0  # seconds without Redis before a lost subscription is a warning
+
 
 class Watcher:
     def __init__(self, redis, channel):
@@ -71,19 +73,38 @@ class Watcher:
             self._wake(game_id, None)
 
     def _listen(self):
+        import redis  # here: gunicorn's master imports this module before gevent patches
+
+        lost_since = None  # when Redis went away, while it stays away
         while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(self.channel)
                 # Moves made while we were not subscribed: let every waiter look again.
                 self._wake_everyone()
+                if lost_since is not None:
+                    log.info("subscribed to changes again")
+                    lost_since = None
                 for message in pubsub.listen():
                     if message["type"] == "message":
                         game_id, _, version = message["data"].decode().partition(" ")
                         self._wake(game_id, int(version))
+            except redis.ConnectionError as error:
+                # Redis restarting, or this process ending: a line once it has lasted
+                # QUIET_FOR seconds, not a traceback a second.
+                now = time.monotonic()
+                if lost_since is None:
+                    log.info("lost the change subscription (%s); subscribing again", error)
+                    lost_since, warned = now, False
+                elif now - lost_since >= QUIET_FOR and not warned:
+                    log.warning("no change subscription for %.0f s: %s", now - lost_since, error)
+                    warned = True
+                time.sleep(1)
             except Exception:
                 log.exception("lost the change subscription; subscribing again")
                 time.sleep(1)
+            finally:
+                pubsub.close()  # give its connection back to the pool
 
 
 class _Waiter:

@@ -8,8 +8,10 @@ bot or timer is ever scheduled for it.
 
 import secrets
 
-from shared import jsonutil, replay, table, tokens
+from services.game.service import new_game_id
+from shared import jsonutil, replay
 from shared.games.base import RuleError
+from shared.store import FEED_MAXLEN
 
 # KEYS[1] the new game's stream; ARGV pairs: an event's JSON, its time. Writes nothing
 # when the stream exists.
@@ -39,7 +41,7 @@ def import_log(service, records):
     problems = replay.problems_of_upload(records)
     if problems:
         raise RuleError("bad_log", problems[0])
-    game_id = secrets.token_hex(6)
+    game_id = new_game_id()
     created = records[0]
     first = {
         **replay.bare(created),
@@ -58,24 +60,16 @@ def _write(store, game_id, events, times):
     script = store.redis.register_script(_WRITE_LOG)
     if not script(keys=[store.keys.events(game_id)], args=args):
         raise RuleError("bad_log", "a game with this id exists; send the log again")
-    store.redis.xadd(store.keys.feed(store.partition(game_id)), {"g": game_id})
+    feed = store.keys.feed(store.partition(game_id))  # wakes the projectors, as append does
+    store.redis.xadd(feed, {"g": game_id}, maxlen=FEED_MAXLEN, approximate=True)
 
 
 def fork(service, game_id, version, seats):
     """Open a new game from a finished game's position at `version` with new `seats`
-    and a fresh seed. Returns the creation answer plus `forked_from`."""
+    and a fresh seed (and salt). Returns the creation answer plus `forked_from`."""
     _, _, records = whole_log(service, game_id)
-    new_id = secrets.token_hex(6)
-    seed = secrets.token_hex(16)
-    events = replay.fork(records, version, new_id, seats, seed)
-    at = service._now_ms()
-    new_version = service.store.append(new_id, 0, events, at)
-    opened = table.fold((e, at) for e in events)
-    service.store.redis.sadd(service.keys.live, new_id)
-    return {
-        "id": new_id,
-        "version": new_version,
-        "creator_token": tokens.issue(service.secret, new_id, tokens.CREATOR),
-        "seats": [service._seat_credentials(new_id, s) for s in table.public_seats(opened)],
-        "forked_from": events[0]["forked_from"],
-    }
+    new_id = new_game_id()
+    seed, salt = secrets.token_hex(16), secrets.token_hex(16)  # as for any new game
+    events = replay.fork(records, version, new_id, seats, seed, salt)
+    opened = service.open(new_id, events)
+    return {**opened, "forked_from": events[0]["forked_from"]}

@@ -10,11 +10,13 @@ import secrets
 import time
 from collections import OrderedDict
 
+from services.ops import metrics
 from shared import jsonutil, table, tokens
 from shared.games.base import RuleError
 from shared.store import Record, VersionConflict
 
 RETRIES = 5
+FIRST_SWEEP_MS = 30_000  # when the projectors' sweep first looks at a new game
 
 
 class GameService:
@@ -26,19 +28,25 @@ class GameService:
         self._cache = OrderedDict()
         self._cache_size = cache_size
 
-    def create(self, game, seats, options):
-        """Open a table. Returns its id, version and the human seats' tokens."""
-        options = dict(options)
-        if options.get("seed") is None:
-            options["seed"] = secrets.token_hex(16)  # drawn from the OS; its hash is public
-        options["seed"] = str(options["seed"])
-        game_id = secrets.token_hex(6)
-        events = table.create(game_id, game, seats, options, options["seed"])
+    def create(self, game, seats, options, game_id=None):
+        """Open a table. Returns its id, version and the human seats' tokens. `game_id`
+        (from new_game_id) lets a caller store something under the id first."""
+        game_id = game_id or new_game_id()
+        # Drawn from the OS: the seed (unless the creator chose one) and the salt that
+        # keeps its public hash from giving a small chosen seed away.
+        seed, salt = secrets.token_hex(16), secrets.token_hex(16)
+        return self.open(game_id, table.create(game_id, game, seats, options, seed, salt))
+
+    def open(self, game_id, events):
+        """Store the events that open a new table (a creation, a fork). Returns its id,
+        version and the human seats' tokens."""
         at = self._now_ms()
         version = self.store.append(game_id, 0, events, at)
         created = table.fold((e, at) for e in events)
         self._remember(game_id, version, created)
-        self.store.redis.sadd(self.keys.live, game_id)
+        # The sweep's safety net, should the projectors' notification be lost; they push
+        # the game's next look on every projection.
+        self.store.redis.zadd(self.keys.live, {game_id: at + FIRST_SWEEP_MS}, nx=True)
         return {
             "id": game_id,
             "version": version,
@@ -63,7 +71,15 @@ class GameService:
     def command(self, game_id, seat, command, expected_version=None, by="holder"):
         """Apply one seat's command, sent by its holder or its bot. Returns (version,
         records, table after)."""
-        return self._write(game_id, lambda t: table.play(t, seat, command, by), expected_version)
+        try:
+            written = self._write(
+                game_id, lambda t: table.play(t, seat, command, by), expected_version
+            )
+        except (RuleError, VersionConflict) as refusal:
+            metrics.command_refused(getattr(refusal, "code", "version_conflict"))
+            raise
+        metrics.command_appended(written[2]["game"], command.get("type"))
+        return written
 
     def timeout(self, game_id, seat, version):
         """The seat's time ran out at `version`: apply the rules' default action. A timer
@@ -87,10 +103,24 @@ class GameService:
         """The holder takes the seat back from the bot that played it after timeouts."""
         return self._write(game_id, lambda t: table.return_seat(t, seat))
 
+    def pause_webhook(self, game_id, seat):
+        """Note in the log that a webhook (seat None: the game's) is paused."""
+        return self._write(game_id, lambda t: table.webhook_paused(t, seat))
+
     def cancel(self, game_id):
         """The creator calls off a game still waiting for players."""
         result = self._write(game_id, table.cancel)
-        self.store.redis.srem(self.keys.live, game_id)
+        self.store.redis.zrem(self.keys.live, game_id)
+        return result
+
+    def expire(self, game_id, version, reason):
+        """Call off an abandoned game (see table.expire), unless it moved since
+        `version`, when the sweep saw it abandoned. Returns None when it had moved."""
+        try:
+            result = self._write(game_id, lambda t: table.expire(t, reason), version)
+        except VersionConflict:
+            return None
+        self.store.redis.zrem(self.keys.live, game_id)
         return result
 
     def _write(self, game_id, decide, expected_version=None):
@@ -148,6 +178,10 @@ class GameService:
 
     def _now_ms(self):
         return int(self.clock() * 1000)
+
+
+def new_game_id():
+    return secrets.token_hex(6)
 
 
 def read_checkpoint(redis, keys, game_id):

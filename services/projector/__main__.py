@@ -6,15 +6,19 @@ import logging
 import signal
 
 from services import deps as deps_module
+from services.ops import health, logs, sidecar
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m services.projector")
     parser.add_argument("command", nargs="?", default="run", choices=["run", "rebuild"])
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="projector %(levelname)s %(message)s")
+    logs.setup("projector")
     d = deps_module.build()
     projector = d.projector()
+    config = d.config
+    # Say which Redis, and why: a rebuild deletes that server's lobby and checkpoints.
+    print(f"Redis: {config.redis_url} (from {config.redis_url_from})", flush=True)
     if args.command == "rebuild":
         count = projector.rebuild()
         print(f"rebuilt the read models of {count} games")
@@ -23,8 +27,10 @@ def main(argv=None):
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stopping.append(True))
     logging.info("following %d feed partitions", d.store.partitions)
-    projector.run(stop=lambda: bool(stopping))
+    heartbeat = health.Heartbeat(d, projector.consumer)  # beats each time round the loop
+    sidecar.serve(d, alive=heartbeat.alive, collectors=[health.GamesCollector(d)])
+    projector.run(stop=lambda: heartbeat() or bool(stopping))
 
 
 if __name__ == "__main__":
-    main()
+    logs.run_quietly(main)

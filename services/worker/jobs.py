@@ -5,6 +5,7 @@ import logging
 import random
 
 from services import deps as deps_module
+from services.ops import metrics
 from shared import bots, jsonutil
 from shared.games.base import RuleError
 from shared.store import VersionConflict
@@ -22,7 +23,9 @@ def play_bot_turn(game_id, seat, version):
     if not bot:
         return "not a bot"
     rng = random.Random(f"bot-{game_id}-{seat}-{version}")
-    return _send(d, game_id, seat, bots.choose(bot, view, rng), version)
+    with metrics.bot_deciding(bot):
+        command = bots.choose(bot, view, rng)
+    return _send(d, game_id, seat, command, version)
 
 
 def play_bot_reaction(game_id, seat):
@@ -60,6 +63,16 @@ def fire_table_timer(game_id, key):
     timer has gone meanwhile (a window every seat stacked on)."""
     moved = deps_module.current().service.table_timer(game_id, key)
     return "stale" if moved is None else "fired"
+
+
+def expire_game(game_id, version, reason):
+    """The sweep found the game abandoned at `version`: call it off, unless it has
+    moved since."""
+    try:
+        expired = deps_module.current().service.expire(game_id, version, reason)
+    except RuleError as error:  # e.g. it was cancelled meanwhile
+        return f"refused: {error.code}"
+    return "stale" if expired is None else "expired"
 
 
 def _view(d, game_id, seat):

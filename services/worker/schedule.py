@@ -35,6 +35,10 @@ class Scheduler:
         """The table's own timer `key` (e.g. a stacking window) runs out at `at_ms`."""
         self._at(at_ms, jobs.fire_table_timer, f"table-{game_id}-{key}", game_id, key)
 
+    def expire_game(self, game_id, version, reason):
+        """Call off an abandoned game, unless it moves before the job runs."""
+        self._now(jobs.expire_game, f"expire-{game_id}-{version}", game_id, version, reason)
+
     def _now(self, function, job_id, *args):
         self.queue.enqueue(
             function, *args, job_id=job_id, result_ttl=KEEP_RESULT, failure_ttl=KEEP_FAILURE
@@ -60,4 +64,7 @@ class Nothing:
         pass
 
     def table_timer(self, game_id, key, at_ms):
+        pass
+
+    def expire_game(self, game_id, version, reason):
         pass

@@ -151,7 +151,7 @@ def test_an_export_comes_back_as_a_game_of_its_own(client, deps, projector, fini
     projector.project(imported["id"])
     summary = client.get(f"/v1/games/{imported['id']}").get_json()
     assert summary["status"] == "finished" and summary["result"] == log["events"][-1]["result"]
-    assert not deps.redis.sismember(deps.keys.live, imported["id"])
+    assert deps.redis.zscore(deps.keys.live, imported["id"]) is None  # never swept
 
 
 def test_an_export_as_json_lines_is_taken_back(client, finished):

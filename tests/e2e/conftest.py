@@ -59,12 +59,14 @@ class Client:
             after = page["events"][-1]["version"]
 
 
-def start_stack(tmp_path_factory):
-    """Start `python -m services.run` with no REDIS_URL; return (client, process) once
-    it says it is serving."""
+def start_stack(tmp_path_factory, **extra_env):
+    """Start `python -m services.run` with no REDIS_URL (and `extra_env`); return
+    (client, process) once it says it is serving. The process's `log` is its output,
+    its `run_dir` holds children.json."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
-    env.update(PORT=str(port), RUN_DIR=str(tmp_path_factory.mktemp("run")), PYTHONUNBUFFERED="1")
+    run_dir = tmp_path_factory.mktemp("run")
+    env.update(PORT=str(port), RUN_DIR=str(run_dir), PYTHONUNBUFFERED="1", **extra_env)
     log = open(tmp_path_factory.mktemp("logs") / "run.log", "w+")
     run = subprocess.Popen(
         [sys.executable, "-m", "services.run"],
@@ -77,6 +79,7 @@ def start_stack(tmp_path_factory):
     while time.monotonic() < deadline:
         log.seek(0)
         if "tablestream is serving" in log.read():
+            run.log, run.run_dir = log, run_dir
             return Client(f"http://127.0.0.1:{port}"), run
         assert run.poll() is None, "services.run exited early:\n" + log.read()
         time.sleep(0.2)

@@ -46,12 +46,13 @@ def run(command, cwd):
     return int(status), body
 
 
-def settle(client, game_id):
-    """Wait, as a reader would, until the bots have moved and it is seat 0's turn."""
+def settle(client, game_id, version):
+    """Wait, as a reader would, until the view shows `version` (the last answer's), the
+    bots have moved and it is seat 0's turn."""
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline:
         view = client.view(game_id)
-        if view["status"] != "active" or view["to_act"] == [0]:
+        if view["version"] >= version and (view["status"] != "active" or view["to_act"] == [0]):
             return
         time.sleep(0.1)
     raise AssertionError("the bots did not finish their turns")
@@ -76,6 +77,7 @@ def test_every_curl_example_of_the_readme_runs(stack, tmp_path):
     assert len(blocks) >= 5 and "POST localhost:8000/v1/games " in blocks[0]
     address = stack.base.removeprefix("http://")
     game_id = token = None
+    version = 0
     for block in blocks:
         command = block.replace("localhost:8000", address)
         if game_id is not None:
@@ -89,5 +91,6 @@ def test_every_curl_example_of_the_readme_runs(stack, tmp_path):
         if game_id is None:
             game_id = answer["id"]
             token = answer["seats"][0]["token"]
-        settle(stack, game_id)
+        version = max(version, answer.get("version", 0))
+        settle(stack, game_id, version)
     assert game_id is not None

@@ -4,6 +4,9 @@ import os
 import subprocess
 import sys
 
+import redis
+
+from services import embedded_redis
 from services.projector.projector import Projector
 from shared import jsonutil, table
 from tests.helpers import RecordingScheduler, humans
@@ -31,6 +34,8 @@ def all_read_models(deps):
             found[key] = deps.redis.get(key)
         elif kind == b"hash":
             found[key] = deps.redis.hgetall(key)
+        elif key == deps.keys.live.encode():  # scored by when the sweep next looks
+            found[key] = set(deps.redis.zrange(key, 0, -1))
         elif kind == b"zset":
             found[key] = deps.redis.zrange(key, 0, -1)
         elif kind == b"set":
@@ -170,3 +175,28 @@ def test_a_game_that_cannot_be_projected_does_not_hold_up_the_others(deps, proje
     assert stored(deps, deps.keys.view(healthy, 0))["version"] == deps.store.version(healthy)
     assert projector.poll(pending=True) == 0  # acknowledged: the sweep retries the game
     projector.sweep()  # and keeps going past it
+
+
+def test_rebuild_without_redis_url_finds_the_embedded_redis_of_the_run(tmp_path, keys):
+    """Issue 13, item 8: `make run`'s embedded Redis writes its URL in the run directory,
+    and the rebuild command, run with no REDIS_URL, rebuilds that Redis and says so."""
+    process, url = embedded_redis.start_for_run(tmp_path)
+    try:
+        assert (tmp_path / "redis.url").read_text().strip() == url
+        deps = build_deps(redis.Redis.from_url(url), keys)
+        game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
+        deps.projector(consumer="test").project(game_id)
+        live = all_read_models(deps)
+        deps.redis.delete(deps.keys.view(game_id, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
+        env.update(RUN_DIR=str(tmp_path), KEY_PREFIX=keys.prefix, TOKEN_SECRET="x")
+        command = [sys.executable, "-m", "services.projector", "rebuild"]
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+        assert f"Redis: {url} (from {tmp_path / 'redis.url'})" in done.stdout, done.stderr
+        assert "rebuilt the read models of 1 games" in done.stdout
+        assert all_read_models(deps) == live
+    finally:
+        process.kill()
+        process.wait(10)
+        embedded_redis.forget(tmp_path, url)
+    assert not (tmp_path / "redis.url").exists()

@@ -1,5 +1,6 @@
 """Replaying a finished game's log offline: the checks a player can make alone."""
 
+import hashlib
 import json
 import random
 
@@ -21,7 +22,12 @@ def finished_log(game, options, seats=3, seed="fair", snapshots=None):
     """A whole game of seeded random legal moves, as the events endpoint returns it.
     `snapshots`, when given, receives the table after each command, by version."""
     events = table.create(
-        "g1", game, [{"name": f"p{i}"} for i in range(seats)], {"seed": seed, **options}, seed
+        "g1",
+        game,
+        [{"name": f"p{i}"} for i in range(seats)],
+        {"seed": seed, **options},
+        seed,
+        "salt",
     )
     current = table.fold((e, 1000 + v) for v, e in enumerate(events, start=1))
     rng = random.Random(seed)
@@ -96,6 +102,7 @@ def test_timeouts_takeovers_and_the_tables_timers_are_decided_again_too():
         [{"name": "a"}, {"name": "b"}, {"bot": "random"}],
         {"seed": "t", "deck": deck, "zombie_after": 1},
         "t",
+        "salt",
     )
     current = table.fold(events)
     for decide in (
@@ -170,3 +177,15 @@ def test_a_fork_keeps_the_position_shuffles_the_pile_and_its_log_checks_out(game
         events += batch
     records = [{**e, "version": v, "at": 1} for v, e in enumerate(events, start=1)]
     assert replay.problems_of_upload(records) == []
+
+
+def test_the_replay_command_checks_the_salted_seed(tmp_path, capsys):
+    log = finished_log("alebrijes", {"rounds": 1})
+    assert log[0]["seed_salt"] == "salt" and log[-1]["seed_salt"] == "salt"
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps({"events": log}))
+    assert replay_cli.main([str(path)]) == 0
+    unsalted = [{**log[0], "seed_sha256": hashlib.sha256(b"fair").hexdigest()}, *log[1:]]
+    path.write_text(json.dumps(unsalted))  # the hash of the seed alone no longer verifies
+    assert replay_cli.main([str(path)]) == 1
+    assert "seed_sha256" in capsys.readouterr().out

@@ -16,7 +16,7 @@ SUM = {"type": "claim", "card": "A6", "table": "C15"}
 
 def opened(game="alebrijes", seats=3, at=1000, **options):
     specs = [{"name": f"p{i}"} for i in range(seats)]
-    events = table.create("g1", game, specs, {"seed": "s", **options}, "s")
+    events = table.create("g1", game, specs, {"seed": "s", **options}, "s", "salt")
     return table.fold((e, at) for e in events)
 
 
@@ -43,7 +43,9 @@ def test_a_variant_switches_on_one_of_the_games_own_options():
 
 
 def test_the_created_event_hides_seed_and_deck_until_the_game_is_over():
-    events = table.create("g1", "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": "x"}, "x")
+    events = table.create(
+        "g1", "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": "x"}, "x", "salt"
+    )
     current = table.fold((e, 1) for e in events)
     public = table.redact(current, events[0], 0)
     assert "seed" not in public and "deck" not in public and public["seed_sha256"]
@@ -104,6 +106,11 @@ def test_a_seat_that_need_not_act_cannot_time_out():
 
 def test_folding_without_times_gives_no_deadlines():
     events = table.create(
-        "g1", "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": "x", "turn_seconds": 5}, "x"
+        "g1",
+        "alebrijes",
+        [{"name": "a"}, {"name": "b"}],
+        {"seed": "x", "turn_seconds": 5},
+        "x",
+        "salt",
     )
     assert table.deadlines(table.fold(events)) == [None, None]

@@ -99,8 +99,14 @@ class GameCreated(Event):
     turn_seconds = fields.Integer(allow_none=True, required=True)
     zombie_after = fields.Integer(required=True)
     custom_deck = fields.Boolean(required=True)
-    seed_sha256 = fields.String(required=True)
+    dealt_by_creator = fields.Boolean(
+        metadata={"description": "The creator chose the seed or the deck (none: an old log)."}
+    )
+    seed_sha256 = fields.String(
+        required=True, metadata={"description": "sha256 of seed_salt + seed (old logs: seed)."}
+    )
     seed = fields.String(metadata={"description": "Only in a finished game's log."})
+    seed_salt = fields.String(metadata={"description": "Only in a finished game's log."})
     deck = fields.List(
         fields.String(), allow_none=True, metadata={"description": "Only once finished."}
     )
@@ -131,6 +137,9 @@ class GameEnded(Event):
     type = tag(table.ENDED)
     result = fields.Nested(Result, required=True)
     seed = fields.String(required=True, metadata={"description": "Every shuffle came from it."})
+    seed_salt = fields.String(
+        metadata={"description": "The salt of seed_sha256, revealed with the seed."}
+    )
 
 
 class TimedOut(Event):
@@ -154,9 +163,27 @@ class GameCancelled(Event):
     type = tag(table.CANCELLED)
 
 
+class GameExpired(Event):
+    type = tag(table.EXPIRED, "An abandoned game called off (docs/operations.md).")
+    reason = fields.String(
+        required=True,
+        validate=validate.OneOf(sorted(table.EXPIRY_REASONS.values())),
+        metadata={"description": "no_players: nobody joined in time; idle: nobody acted."},
+    )
+
+
 class TimerFired(Event):
     type = tag(table.FIRED)
     key = fields.String(required=True)
+
+
+class WebhookPaused(Event):
+    type = tag(table.PAUSED)
+    seat = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Whose webhook kept failing and is paused; null: the game's."},
+    )
 
 
 LIFECYCLE_EVENTS = {
@@ -170,7 +197,9 @@ LIFECYCLE_EVENTS = {
         SeatTakenOver,
         SeatReturned,
         GameCancelled,
+        GameExpired,
         TimerFired,
+        WebhookPaused,
     )
 }
 
@@ -194,8 +223,23 @@ class Summary(Schema):
     seats = fields.List(fields.Nested(PublicSeat), required=True)
     options = fields.Nested(OptionsInForce, required=True)
     custom_deck = fields.Boolean(required=True)
-    seed_sha256 = fields.String(required=True)
+    dealt_by_creator = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The creator chose the seed or the deck, so knows every hand "
+            "dealt: think twice before claiming a seat."
+        },
+    )
+    seed_sha256 = fields.String(
+        required=True,
+        metadata={"description": "sha256 of seed_salt + seed, published from the start."},
+    )
     seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
+    seed_salt = fields.String(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Once finished: the salt drawn by the server for seed_sha256."},
+    )
     result = fields.Nested(Result, allow_none=True, required=True)
 
 

@@ -1,0 +1,91 @@
+"""Logs: one record a line, JSON for machines (the default), text for a terminal.
+
+`LOG_FORMAT=json|text` (`make run` defaults to text), `LOG_LEVEL` (INFO). Each record
+names its process (api, projector, worker...). A record made while the API answers a
+request also carries the request's method, path and request id, so a 500 arrives as one
+JSON record holding what it answered and its traceback (`exc_info`).
+"""
+
+import logging
+import logging.config
+import os
+
+ACCESS = "tablestream.access"
+
+
+class RequestContext(logging.Filter):
+    """Adds the current request's method, path and request id to a record."""
+
+    def filter(self, record):
+        from flask import g, has_request_context, request
+
+        if has_request_context() and not hasattr(record, "request_id"):
+            record.method = request.method
+            record.path = request.path
+            record.request_id = g.get("request_id")
+        return True
+
+
+def formatter(process, fmt="json"):
+    """JSON lines (time, level, logger, process, message and any extra fields, a
+    traceback as `exc_info`), or one line of text for a terminal."""
+    if fmt == "text":
+        return logging.Formatter(f"%(asctime)s {process} %(levelname)s %(name)s: %(message)s")
+    from pythonjsonlogger.json import JsonFormatter
+
+    return JsonFormatter(
+        "%(asctime)s %(levelname)s %(name)s %(message)s",
+        rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
+        static_fields={"process": process},
+    )
+
+
+def dict_config(process, fmt=None, level=None):
+    """A logging.config.dictConfig for `process`: every logger to stderr through one
+    handler, JSON lines or text. gunicorn's own loggers are sent through it too."""
+    fmt = (fmt or os.environ.get("LOG_FORMAT") or "json").lower()
+    level = (level or os.environ.get("LOG_LEVEL") or "INFO").upper()
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "filters": {"request": {"()": RequestContext}},
+        "formatters": {"main": {"()": formatter, "process": process, "fmt": fmt}},
+        "handlers": {
+            "main": {
+                "class": "logging.StreamHandler",
+                "formatter": "main",
+                "filters": ["request"],
+                "stream": "ext://sys.stderr",
+            }
+        },
+        "root": {"level": level, "handlers": ["main"]},
+        "loggers": {
+            # gunicorn's loggers keep their levels but write through our handler.
+            "gunicorn.error": {"handlers": [], "propagate": True},
+            "gunicorn.access": {"handlers": [], "propagate": False},
+            # RQ logs every job at INFO: its warnings are what an operator needs.
+            "rq.worker": {"level": "WARNING"},
+            "rq.scheduler": {"level": "WARNING"},
+        },
+    }
+
+
+def setup(process, fmt=None, level=None):
+    """Configure this process's logging (call once, at start)."""
+    logging.config.dictConfig(dict_config(process, fmt, level))
+
+
+def run_quietly(main, *args):
+    """Run a process's `main`: Ctrl-C ends it without a traceback, and a Redis that
+    cannot be reached is one log line (a supervisor starts the process again)."""
+    import sys
+
+    import redis
+
+    try:
+        return main(*args)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except redis.ConnectionError as error:
+        logging.getLogger("tablestream").error("cannot reach Redis: %s", error)
+        sys.exit(1)

@@ -1,0 +1,96 @@
+"""The API's side of operations: a request id on every request, one access log line
+and the request metrics per answer, the count of open long-polls and streams, and
+`/healthz`, `/readyz`, `/metrics` (outside the documented API, /v1)."""
+
+import logging
+import re
+import time
+import uuid
+
+import orjson
+from flask import Blueprint, Response, current_app, g, request
+
+from services.ops import metrics
+from services.ops.logs import ACCESS
+
+access = logging.getLogger(ACCESS)
+
+blp = Blueprint("ops", __name__)
+
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+QUIET = ("/healthz", "/readyz", "/metrics")  # probes and scrapes: no access line
+
+
+def install(app):
+    """Hook request ids, access logs and metrics into `app`; add the ops routes."""
+    app.before_request(_begin)
+    app.after_request(_end)
+    app.teardown_request(_teardown)
+    app.register_blueprint(blp)
+
+
+def _begin():
+    given = request.headers.get("X-Request-ID", "")
+    g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    g.started = time.perf_counter()
+    rule = request.url_rule.rule if request.url_rule else ""
+    if rule.endswith("/view") and request.args.get("wait"):
+        g.long_poll = True
+        metrics.LONG_POLLS.inc()
+
+
+def _end(response):
+    response.headers["X-Request-ID"] = g.get("request_id", "")
+    seconds = time.perf_counter() - g.get("started", time.perf_counter())
+    route = request.url_rule.rule if request.url_rule else "unmatched"
+    metrics.request_answered(request.method, route, response.status_code, seconds)
+    if response.mimetype == "text/event-stream":
+        metrics.STREAMS.inc()
+        response.call_on_close(metrics.STREAMS.dec)
+    level = logging.DEBUG if request.path in QUIET else logging.INFO
+    game_id = (request.view_args or {}).get("game_id")
+    duration_ms = round(seconds * 1000, 2)
+    access.log(
+        level,
+        "%s %s %s %.1fms",
+        request.method,
+        request.full_path.rstrip("?"),
+        response.status_code,
+        duration_ms,
+        extra={
+            "status": response.status_code,
+            "duration_ms": duration_ms,
+            "game_id": game_id,
+            "route": route,
+        },
+    )
+    return response
+
+
+def _teardown(_error):
+    if g.pop("long_poll", False):
+        metrics.LONG_POLLS.dec()
+
+
+@blp.get("/healthz")
+def healthz():
+    """The process answers."""
+    return {"status": "ok"}
+
+
+@blp.get("/readyz")
+def readyz():
+    """The deployment can play a game end to end (see services.ops.health)."""
+    from services.ops import health  # rq and redis: not in gunicorn's master (gevent)
+
+    report = health.readiness(current_app.extensions["tablestream"])
+    if report["ready"]:
+        return report
+    body = health.not_ready(report, g.get("request_id"))
+    return Response(orjson.dumps(body), 503, mimetype="application/problem+json")
+
+
+@blp.get("/metrics")
+def scrape():
+    body, content_type = metrics.exposition()
+    return Response(body, 200, content_type=content_type)

@@ -1,0 +1,69 @@
+"""Webhook subscriptions of a game, kept in Redis under the game's hash tag.
+
+A game has at most one webhook of its own ("game": what a spectator may see) and one
+per seat ("seat-<n>": what that seat may see). Each is {url, events, secret}; the
+secret signs every delivery and is shown once, when the webhook is registered. A
+subscriber's health (dead letters in a row, paused) is kept apart, so a delivery never
+rewrites the subscription itself.
+"""
+
+import secrets
+
+from shared import jsonutil
+
+
+class Subscriptions:
+    def __init__(self, redis, keys):
+        self.redis = redis
+        self.keys = keys
+
+    def register(self, game_id, subscriber, url, events):
+        """Store (or replace) a subscriber's webhook; returns its new secret."""
+        secret = secrets.token_urlsafe(32)
+        hook = {"url": url, "events": list(events), "secret": secret}
+        self.redis.hset(self.keys.webhooks(game_id), subscriber, jsonutil.dumps(hook))
+        self.resume(game_id, subscriber)
+        return secret
+
+    def remove(self, game_id, subscriber):
+        """Forget a subscriber's webhook. True when there was one."""
+        removed = self.redis.hdel(self.keys.webhooks(game_id), subscriber)
+        self.resume(game_id, subscriber)
+        return bool(removed)
+
+    def get(self, game_id, subscriber):
+        raw = self.redis.hget(self.keys.webhooks(game_id), subscriber)
+        return jsonutil.loads(raw) if raw else None
+
+    def active(self, game_id):
+        """{subscriber: webhook} of the game's webhooks that are not paused. One round
+        trip when the game has none (the projector asks on every batch)."""
+        raw = self.redis.hgetall(self.keys.webhooks(game_id))
+        if not raw:
+            return {}
+        health = self.redis.hgetall(self.keys.webhook_health(game_id))
+        return {
+            name.decode(): jsonutil.loads(hook)
+            for name, hook in raw.items()
+            if f"paused:{name.decode()}".encode() not in health
+        }
+
+    def paused(self, game_id, subscriber):
+        return bool(self.redis.hexists(self.keys.webhook_health(game_id), f"paused:{subscriber}"))
+
+    def delivered(self, game_id, subscriber):
+        """A delivery went through: the run of dead letters is broken."""
+        self.redis.hdel(self.keys.webhook_health(game_id), f"failures:{subscriber}")
+
+    def dead_lettered(self, game_id, subscriber, pause_after):
+        """One more dead letter in a row. True when this one pauses the subscriber."""
+        health = self.keys.webhook_health(game_id)
+        failures = self.redis.hincrby(health, f"failures:{subscriber}", 1)
+        if failures < pause_after:
+            return False
+        return bool(self.redis.hsetnx(health, f"paused:{subscriber}", failures))
+
+    def resume(self, game_id, subscriber):
+        """Deliver to the subscriber again, its run of failures forgotten."""
+        health = self.keys.webhook_health(game_id)
+        self.redis.hdel(health, f"failures:{subscriber}", f"paused:{subscriber}")
