@@ -201,8 +201,9 @@ def children(env, state):
     worker = [python, "-m", "services.worker"]  # one entry: add --queues here
     for number in range(1, int(env.get("WORKERS", "1")) + 1):
         found.append(_sidecar_child(f"worker-{number}", worker, env))
-    webhooks = [python, "-m", "services.webhooks", "worker"]  # deliveries, own queue
-    found.append(_sidecar_child("webhooks", webhooks, env))
+    # Webhook deliveries, on their own queue (no metrics server of their own yet).
+    webhooks = [python, "-m", "services.webhooks", "worker"]
+    found.append(Child("webhooks", _launcher(webhooks, {**env, "METRICS_PORT": "0"})))
     return found
 
 

@@ -229,7 +229,7 @@ class GamesCollector:
 
     def collect(self):
         waiting = self.d.redis.zcard(self.d.keys.lobby)
-        live = self.d.redis.zcard(self.d.keys.live)  # a sorted set since the incremental sweep
+        live = self.d.redis.zcard(self.d.keys.live)
         family = GaugeMetricFamily("tablestream_games", "Games by status", labels=["status"])
         family.add_metric(["waiting"], waiting)
         family.add_metric(["active"], max(0, live - waiting))

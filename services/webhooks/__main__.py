@@ -5,11 +5,10 @@
 import argparse
 import logging
 
+from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
-from services.ops import sidecar
-from services.ops.worker import MeasuredWorker
 from services.webhooks import dead_letters
 from shared import jsonutil
 
@@ -27,8 +26,7 @@ def main(argv=None):
     if args.command == "worker":
         logging.basicConfig(level=logging.INFO, format="webhooks %(levelname)s %(message)s")
         queue = d.webhook_queue
-        worker = MeasuredWorker([queue], connection=queue.connection, serializer=JSONSerializer)
-        sidecar.serve(d, alive=worker.alive)  # METRICS_PORT: the supervisor scrapes each child
+        worker = SimpleWorker([queue], connection=queue.connection, serializer=JSONSerializer)
         worker.work(with_scheduler=True, logging_level="WARNING")
     elif args.replay:
         replayed = dead_letters.replay(d.redis, d.keys, d.webhook_queue, args.limit)
