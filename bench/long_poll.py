@@ -38,7 +38,7 @@ def raise_file_limit():
 def start_stack(run_dir):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
-    env.update(PORT=str(port), RUN_DIR=run_dir, WEB_CONCURRENCY="1")
+    env.update(PORT=str(port), RUN_DIR=run_dir, WEB_CONCURRENCY="1", RATE_LIMITS="off")
     process = subprocess.Popen(
         [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL
     )

@@ -25,12 +25,20 @@ class Config:
     # active with nobody acting, for this long.
     waiting_expires_after: int = 24 * 3600
     idle_expires_after: int = 7 * 24 * 3600
+    # Abuse limits of the API (services/api/limits.py); RATE_LIMITS=off for load tests.
+    rate_limits: bool = True
+    rate_limit_create: str = "120/minute"
+    rate_limit_commands: str = "60/second;1800/minute"
+    rate_limit_streams: int = 200
+    trusted_proxies: int = 0
 
     @classmethod
     def from_env(cls, env=None):
         """Read REDIS_URL (else the URL an embedded Redis of RUN_DIR wrote, else
         127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
-        FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER."""
+        FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER,
+        RATE_LIMITS, RATE_LIMIT_CREATE, RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS,
+        TRUSTED_PROXIES."""
         env = os.environ if env is None else env
         redis_url, redis_url_from = _redis_url(env)
         return cls(
@@ -43,6 +51,11 @@ class Config:
             redis_url_from=redis_url_from,
             waiting_expires_after=int(env.get("WAITING_EXPIRES_AFTER", 24 * 3600)),
             idle_expires_after=int(env.get("IDLE_EXPIRES_AFTER", 7 * 24 * 3600)),
+            rate_limits=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "false", "no"),
+            rate_limit_create=env.get("RATE_LIMIT_CREATE") or cls.rate_limit_create,
+            rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
+            rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
+            trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
         )
 
 

@@ -63,6 +63,10 @@ class Keys:
         """Sorted set of games waiting for players, scored by creation time."""
         return f"{self.prefix}lobby"
 
+    def lobby_of(self, game):
+        """The lobby of one game (alien, ...): its waiting games, scored the same."""
+        return f"{self.prefix}lobby:{game}"
+
     @property
     def live(self):
         """Sorted set of the games not yet over, each scored by when the projectors'

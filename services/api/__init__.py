@@ -9,7 +9,7 @@ from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from services.api import client, cors, errors, fields, idempotency, schemas
+from services.api import body, caching, client, cors, errors, fields, idempotency, limits, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 from services.ops import web as ops_web
@@ -99,9 +99,13 @@ def create_app(deps=None, *, spec_only=False):
     # First: every later hook and error answer sees the request id; its timing covers them.
     ops_web.install(app)  # request ids, access log, metrics, /healthz, /readyz, /metrics
     replays.install(app)  # before idempotency reads a body: uploads may be larger
+    if deps is not None:
+        limits.install(app, deps)
     idempotency.install(app)
     cors.install(app, os.environ.get("CORS_ORIGINS", ""))
     app.before_request(_json_bodies_only)
+    app.before_request(body.check_json_body)
+    app.after_request(caching.cache_headers)
     app.register_error_handler(ApiError, errors.handle_api_error)
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)

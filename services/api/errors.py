@@ -39,6 +39,7 @@ STATUS = {
     "idempotency_key_reused": 422,
     "bad_log": 422,
     "bad_version": 422,
+    "rate_limited": 429,
     "internal_error": 500,
 }
 
@@ -53,17 +54,19 @@ _HTTP_CODES = {
     415: "unsupported_media_type",
     431: "headers_too_large",
     422: "bad_request",
+    429: "rate_limited",
 }
 
 
 class ApiError(Exception):
     """A refusal with a stable code; `errors` details field-level problems."""
 
-    def __init__(self, code, detail, errors=None):
+    def __init__(self, code, detail, errors=None, headers=None):
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.errors = errors
+        self.headers = headers
 
 
 def problem_bytes(code, detail, errors=None):
@@ -88,7 +91,7 @@ def problem(code, detail, errors=None, headers=None):
 
 
 def handle_api_error(error):
-    return problem(error.code, error.detail, error.errors)
+    return problem(error.code, error.detail, error.errors, error.headers)
 
 
 def handle_http_exception(error):

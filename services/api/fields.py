@@ -7,7 +7,12 @@ work only when every member carries a one-valued `type` (or `game`) tag, which i
 unions here are always `oneOf` plus a `discriminator` with an explicit mapping. The
 document is OpenAPI 3.1, so a nullable value is `oneOf: [..., {type: "null"}]`, which
 every generator above types as "X or None" (3.0's `nullable` next to a `$ref` is not).
+
+Request bodies get strict fields: JSON has types, so "3" is not a number and 2.5 not a
+count.
 """
+
+import unicodedata
 
 from marshmallow import ValidationError, fields
 
@@ -72,6 +77,8 @@ class Seed(fields.Raw):
             raise ValidationError("a seed is an integer or a string")
         if isinstance(value, str) and not 0 < len(value) <= 128:
             raise ValidationError("a seed string has 1 to 128 characters")
+        if isinstance(value, str):
+            check_printable(value)
         return str(value)
 
 
@@ -83,13 +90,54 @@ def seed2properties(self, field, **kwargs):
     return {}
 
 
+class Count(fields.Integer):
+    """A JSON integer: not "3", not 2.5, not true."""
+
+    def __init__(self, **kwargs):
+        super().__init__(strict=True, **kwargs)
+
+
+class Flag(fields.Boolean):
+    """A JSON true or false: not "yes", not 1."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
+
+
 class Seconds(fields.Float):
-    """A number of seconds: an integer stays an integer (5, not 5.0); no NaN or infinity."""
+    """A number of seconds: a JSON number, not a string; an integer stays an integer
+    (5, not 5.0); no NaN or infinity."""
+
+    def _validated(self, value):
+        if isinstance(value, str):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
 
     def _format_num(self, value):
         if isinstance(value, int):
             return value
         return super()._format_num(value)
+
+
+# Control characters (NUL, newlines, escapes...) and lone surrogates: no name shows
+# them, and a lone surrogate cannot even be written as UTF-8.
+_UNPRINTABLE = ("Cc", "Cs")
+
+
+def check_printable(text):
+    if any(unicodedata.category(c) in _UNPRINTABLE for c in text):
+        raise ValidationError("control characters and lone surrogates are not allowed")
+
+
+class Text(fields.String):
+    """A string people read, such as a player's name: no control characters."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        check_printable(text)
+        return text
 
 
 ATTRIBUTE_FUNCTIONS = (union2properties, alternatives2properties, seed2properties)

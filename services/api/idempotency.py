@@ -7,7 +7,7 @@ itself; reusing it for a different request (another path or body) is refused wit
 422 `idempotency_key_reused`, and a repeat that arrives while the first is still
 running waits for it, briefly, then gets 409 `idempotency_key_in_use`.
 
-An answer is kept for KEEP seconds. A 5xx is not kept (the retry runs again); a
+An answer is kept for KEEP seconds. A 5xx or a 429 is not kept (the retry runs again); a
 process that dies mid-request leaves the key pending for PENDING seconds at most.
 `expected_version` on a command remains the way to make a retry safe for longer.
 """
@@ -71,7 +71,7 @@ def _after(response):
         return response
     redis_key, fingerprint = taken
     client = deps().redis
-    if response.status_code >= 500 or response.is_streamed:
+    if response.status_code >= 500 or response.status_code == 429 or response.is_streamed:
         client.delete(redis_key)
         return response
     stored = {

@@ -30,22 +30,24 @@ class Games(MethodView):
     @errors(blp, 400)
     @blp.doc(operationId="listGames", security=PUBLIC)
     def get(self, query):
-        """The games waiting for players, oldest first."""
+        """The games waiting for players, newest first (`order=oldest`: oldest first),
+        at most `limit` (200). `game` lists one game's only: each game has a lobby of
+        its own, so a flood of one game's tables never hides another's."""
         d = deps()
-        ids = d.redis.zrange(d.keys.lobby, 0, query["limit"] * 2 - 1)
+        lobby = d.keys.lobby_of(query["game"]) if "game" in query else d.keys.lobby
+        read = d.redis.zrange if query["order"] == "oldest" else d.redis.zrevrange
+        ids = read(lobby, 0, query["limit"] * 2 - 1)
         pipe = d.redis.pipeline(transaction=False)
         for game_id in ids:
             pipe.get(d.keys.summary(game_id.decode()))
         found = [jsonutil.loads(raw) for raw in pipe.execute() if raw]
         # The lobby index may lag its summaries by a moment: trust the summary.
         waiting = [s for s in found if s["status"] == "waiting"]
-        if "game" in query:
-            waiting = [s for s in waiting if s["game"] == query["game"]]
         return json_response({"games": waiting[: query["limit"]]})
 
     @blp.arguments(schemas.CreateGame, error_status_code=400, example=CREATE_EXAMPLE)
     @blp.response(201, schemas.Created)
-    @errors(blp, *POSTED)
+    @errors(blp, *POSTED, 429)
     @blp.doc(operationId="createGame", security=PUBLIC)
     @blp.doc(callbacks=webhook_schemas.callbacks("{$request.body#/options/webhook/url}"))
     def post(self, body):

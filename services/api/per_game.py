@@ -34,7 +34,7 @@ def blueprint(contract):
         @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
         @blp.response(200, contract.view, headers={"ETag": {"schema": {"type": "string"}}})
         @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
-        @errors(blp, 400, 401, 403, 404)
+        @errors(blp, 400, 401, 403, 404, 429)
         @blp.doc(
             security=BEARER,
             operationId=f"get{title}View",
@@ -63,7 +63,7 @@ def blueprint(contract):
             },
         )
         @blp.response(200, contract.moved)
-        @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422)
+        @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422, 429)
         def post(self, game_id):
             return command_answer(game_id, game)
 

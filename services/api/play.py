@@ -15,6 +15,7 @@ from services.api.auth import seat_of
 from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
+from services.api.limits import open_wait
 from shared import jsonutil, table
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a game")
@@ -37,7 +38,7 @@ class GameView(MethodView):
     @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
     @blp.response(200, "View", headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
-    @errors(blp, 400, 401, 403, 404)
+    @errors(blp, 400, 401, 403, 404, 429)
     @blp.doc(security=BEARER, operationId="getView", description=VIEW_DOC)
     def get(self, query, game_id):
         """A seat's view of any game (typed per game by `game`)."""
@@ -55,7 +56,9 @@ def view_answer(game_id, query, game=None):
         raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
     after = query.get("after")
     if after is not None and view["version"] <= after and view["status"] not in OVER:
-        if not watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id)):
+        with open_wait(query["wait"]):
+            moved = watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id))
+        if not moved:
             return Response(status=304, headers=PRIVATE)
         raw = _view(d, game_id, seat)
         view = jsonutil.loads(raw)
@@ -105,7 +108,7 @@ class Commands(MethodView):
         },
     )
     @blp.response(200, "Moved")
-    @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422)
+    @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422, 429)
     def post(self, game_id):
         """Send one command of any game as the token's seat."""
         return command_answer(game_id)

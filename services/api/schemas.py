@@ -4,7 +4,7 @@ generated from these same classes, and request bodies are validated with them.""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from services.api.errors import STATUS
-from services.api.fields import Seconds, Seed
+from services.api.fields import Count, Flag, Seconds, Seed, Text
 from services.api.games import CONTRACTS
 from services.api.games.contract import ForkedFrom, PublicSeat, Summary
 from services.api.games.replay import REPLAYS
@@ -12,13 +12,16 @@ from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
 from shared import games, table
 
 NAME = validate.Length(min=1, max=40)
+# A version is a Redis stream id's first part; past this no stream can reach.
+MAX_VERSION = 2**63 - 1
+VERSION = validate.Range(min=0, max=MAX_VERSION)
 
 
 class SeatSpec(Schema):
-    name = fields.String(validate=NAME, metadata={"description": "A human player's name."})
+    name = Text(validate=NAME, metadata={"description": "A human player's name."})
     bot = fields.String(validate=validate.OneOf(table.BOTS), metadata={"description": "A bot."})
-    open = fields.Boolean(metadata={"description": "A seat left for someone to claim."})
-    reaction_seconds = fields.Float(
+    open = Flag(metadata={"description": "A seat left for someone to claim."})
+    reaction_seconds = Seconds(
         validate=validate.Range(min=0, max=30),
         metadata={
             "description": "A bot's reaction delay before it claims or stacks out of "
@@ -60,11 +63,11 @@ class Options(Schema):
             "(Alebrijes: one_turn; Alien: no_math; Abluxxen: published; Alakablast has none)."
         },
     )
-    rounds = fields.Integer(
+    rounds = Count(
         validate=validate.Range(min=1, max=20),
         metadata={"description": "Alebrijes: rounds to play (default 3)."},
     )
-    one_turn = fields.Boolean(
+    one_turn = Flag(
         metadata={"description": "Alebrijes: each trick is one lap (the rulebook's variant)."}
     )
     stack_seconds = Seconds(
@@ -74,13 +77,13 @@ class Options(Schema):
             "CAPTURED! claim, in seconds (default 5)."
         },
     )
-    no_math = fields.Boolean(
+    no_math = Flag(
         metadata={"description": "Alien: no sum or difference captures (the rulebook's variant)."}
     )
-    published = fields.Boolean(
+    published = Flag(
         metadata={"description": "Abluxxen: play the published rules instead of the rulebook's."}
     )
-    turn_seconds = fields.Integer(
+    turn_seconds = Count(
         allow_none=True,
         validate=validate.Range(min=1, max=7 * 24 * 3600),
         metadata={
@@ -88,7 +91,7 @@ class Options(Schema):
             "is taken for it. None by default: no timer."
         },
     )
-    zombie_after = fields.Integer(
+    zombie_after = Count(
         allow_none=True,
         validate=validate.Range(min=1, max=100),
         metadata={
@@ -135,7 +138,7 @@ class Created(Schema):
 
 
 class ClaimSeat(Schema):
-    name = fields.String(required=True, validate=NAME)
+    name = Text(required=True, validate=NAME)
 
 
 class Claimed(Schema):
@@ -198,7 +201,7 @@ class Lobby(Schema):
 
 class ViewQuery(Schema):
     after = fields.Integer(
-        validate=validate.Range(min=0),
+        validate=VERSION,
         metadata={"description": "Long-poll: answer once the game's version passes this."},
     )
     wait = fields.Float(
@@ -209,12 +212,17 @@ class ViewQuery(Schema):
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=VERSION)
     limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class LobbyQuery(Schema):
     game = fields.String(validate=validate.OneOf(games.NAMES))
+    order = fields.String(
+        load_default="newest",
+        validate=validate.OneOf(["newest", "oldest"]),
+        metadata={"description": "By creation time; newest first by default."},
+    )
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
 
 

@@ -2,7 +2,9 @@
 
 Each event's SSE id is its version, so a client that reconnects with Last-Event-ID
 (or ?after=) resumes where it stopped. The stream ends once the game is over; while
-nothing happens a comment every 15 s keeps proxies from closing it.
+nothing happens a comment every 15 s keeps proxies from closing it. Resuming a game
+that is over at or past its last version answers 204 No Content: the one answer that
+tells a browser's EventSource to stop reconnecting.
 """
 
 import time
@@ -14,7 +16,9 @@ from flask_smorest import Blueprint
 from services.api.auth import seat_of
 from services.api.deps import deps, errors, refused
 from services.api.errors import ApiError
+from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import OVER, event_as_seen, projected, watcher
+from services.api.schemas import MAX_VERSION
 from shared import jsonutil
 
 blp = Blueprint("stream", __name__, url_prefix="/v1/games", description="Live updates")
@@ -36,10 +40,10 @@ class EventStream(MethodView):
         operationId="streamEvents",
         parameters=[
             {"in": "header", "name": "Last-Event-ID", "required": False,
-             "schema": {"type": "integer", "minimum": 0},
+             "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
              "description": "Resume after this version (sent by EventSource on reconnect)."},
             {"in": "query", "name": "after", "required": False,
-             "schema": {"type": "integer", "minimum": 0},
+             "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
              "description": "Resume after this version."},
         ],
         responses={
@@ -58,20 +62,27 @@ class EventStream(MethodView):
                         "example": SSE_EXAMPLE,
                     }
                 },
-            }
+            },
+            "204": {"description": "The game is over and the caller has every event: "
+                    "nothing more will come (EventSource stops reconnecting)."},
         },
     )  # fmt: skip
-    @errors(blp, 400, 401, 403, 404)
+    @errors(blp, 400, 401, 403, 404, 429)
     def get(self, game_id):
         """The game's events as the caller's seat (or a spectator) may see them, live."""
         d = deps()
         seat = seat_of(game_id, d.service.secret, required=False)
         after = _resume_point()
-        with refused():
-            d.service.load(game_id)  # an unknown game is a 404 now, not an empty stream
-        events = _events(d, game_id, seat, after)
-        headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return Response(stream_with_context(events), mimetype="text/event-stream", headers=headers)
+        with refused():  # an unknown game is a 404 now, not an empty stream
+            version, current = d.service.load(game_id, fresh=True)
+        if current["status"] in OVER and after >= version:
+            return Response(status=204)
+        held = lease(LONGEST_LEASE)  # given back when the stream closes, however it ends
+        events = _events(d, game_id, seat, after, held)
+        response = Response(stream_with_context(events), mimetype="text/event-stream")
+        response.headers["X-Accel-Buffering"] = "no"
+        response.call_on_close(held.release)
+        return response
 
 
 def _resume_point():
@@ -80,15 +91,19 @@ def _resume_point():
         after = int(raw)
     except ValueError:
         raise ApiError("bad_request", "Last-Event-ID and after are versions (integers)") from None
-    if after < 0:
-        raise ApiError("bad_request", "Last-Event-ID and after are versions from 0")
+    if not 0 <= after <= MAX_VERSION:
+        raise ApiError("bad_request", f"Last-Event-ID and after are versions, 0 to {MAX_VERSION}")
     return after
 
 
-def _events(d, game_id, seat, after):
+def _events(d, game_id, seat, after, held):
     yield "retry: 2000\n\n"
     stop_at = time.monotonic() + LONGEST
+    renew_at = time.monotonic() + KEEPALIVE
     while time.monotonic() < stop_at:
+        if time.monotonic() > renew_at:
+            held.renew(LONGEST_LEASE)
+            renew_at = time.monotonic() + KEEPALIVE
         records = d.store.read(game_id, after=after, limit=BATCH)
         if records:
             _, current = d.service.load(game_id, fresh=True)
@@ -100,8 +115,17 @@ def _events(d, game_id, seat, after):
                 continue
             if current["status"] in OVER and d.store.version(game_id) == after:
                 return
-        elif not watcher().wait(game_id, after, KEEPALIVE, lambda: projected(d, game_id)):
+        elif watcher().wait(game_id, after, KEEPALIVE, lambda: projected(d, game_id)):
+            continue
+        elif _over(d, game_id):
+            return  # resumed past the end of a game that has ended since
+        else:
             yield ": keep-alive\n\n"
+
+
+def _over(d, game_id):
+    _, current = d.service.load(game_id, fresh=True)
+    return current["status"] in OVER
 
 
 def _json(event):

@@ -18,7 +18,7 @@ from redis.exceptions import ResponseError
 from services.game.service import read_checkpoint
 from services.ops import metrics
 from services.worker.schedule import Nothing
-from shared import jsonutil, table
+from shared import games, jsonutil, table
 
 log = logging.getLogger(__name__)
 
@@ -114,10 +114,11 @@ class Projector:
         """Keep the cross-game indexes in step and tell the API processes that the
         game's views changed."""
         pipe = self.redis.pipeline(transaction=False)
-        if current["status"] == "waiting":
-            pipe.zadd(self.keys.lobby, {game_id: first_at}, nx=True)
-        else:
-            pipe.zrem(self.keys.lobby, game_id)
+        for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
+            if current["status"] == "waiting":
+                pipe.zadd(lobby, {game_id: first_at}, nx=True)
+            else:
+                pipe.zrem(lobby, game_id)
         if current["status"] in OVER:
             pipe.zrem(self.keys.live, game_id)
         else:  # just looked at: the sweep may wait
@@ -208,7 +209,8 @@ class Projector:
         `progress` wraps the game ids (a progress bar)."""
         game_ids = self.store.game_ids()
         pipe = self.redis.pipeline(transaction=False)
-        indexes = [self.keys.lobby, self.keys.live, self.keys.old_live]
+        lobbies = [self.keys.lobby, *map(self.keys.lobby_of, games.NAMES)]
+        indexes = [*lobbies, self.keys.live, self.keys.old_live]
         for key in [*indexes, *map(self.keys.checkpoint, game_ids)]:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()

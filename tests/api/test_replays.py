@@ -408,3 +408,23 @@ def test_a_spoiled_log_is_always_a_4xx_and_never_stored(client, deps, finished):
         if response.status_code == 422:
             assert response.get_json()["code"] == "bad_log"
     assert stored_games(deps) == before
+
+
+def test_forks_and_uploads_count_as_opening_tables_against_the_limit(deps, finished):
+    """They open games too: past RATE_LIMIT_CREATE they are 429 and store nothing."""
+    from tests.api.test_limits import assert_rate_limited, create_app_client
+
+    log = exported(create_app_client(deps), finished["id"])
+    client = create_app_client(deps, rate_limit_create="2/minute")
+    seats = [{"name": "ana"}, {"bot": "random"}, {"bot": "random"}]
+    assert (
+        client.post(f"/v1/games/{finished['id']}/fork", json={"at": 9, "seats": seats}).status_code
+        == 201
+    )
+    assert upload(client, log).status_code == 201
+    before = stored_games(deps)
+    assert_rate_limited(upload(client, log), 60)
+    assert_rate_limited(
+        client.post(f"/v1/games/{finished['id']}/fork", json={"at": 9, "seats": seats}), 60
+    )
+    assert stored_games(deps) == before

@@ -1,0 +1,46 @@
+"""A JSON request body is checked once, before any schema reads it.
+
+webargs parses bodies with the standard library, which fails with a 500 on a body
+nested a few thousand deep (RecursionError) and lets a lone surrogate ("\\ud800"),
+NaN or a 5,000-digit number through to code that cannot store them. orjson reads
+JSON strictly (it refuses all of those, and never recurses in Python); what it
+accepts and nests at most MAX_DEPTH deep the standard library reads safely too.
+"""
+
+from flask import request
+
+from services.api.errors import ApiError
+from shared import jsonutil
+
+MAX_DEPTH = 32  # the deepest request the API documents nests 4 levels
+
+
+def check_json_body():
+    """A before_request hook: refuse a JSON body that is not strict JSON or nests too
+    deep (bad_request). Anything else, such as a missing body, is left to the route."""
+    if not request.is_json:
+        return
+    data = request.get_data(cache=True)  # over MAX_CONTENT_LENGTH: 413 here
+    if not data.strip():
+        return
+    try:
+        value = jsonutil.loads(data)
+    except jsonutil.JSONDecodeError as error:
+        raise ApiError("bad_request", f"the body is not valid JSON: {error}") from None
+    if nests_deeper(value, MAX_DEPTH):
+        raise ApiError("bad_request", f"the body nests deeper than {MAX_DEPTH} levels")
+
+
+def nests_deeper(value, limit):
+    """Whether lists and objects in `value` nest more than `limit` levels (no recursion)."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            item = item.values()
+        elif not isinstance(item, list):
+            continue
+        if depth == limit:
+            return True
+        pending.extend((child, depth + 1) for child in item)
+    return False

@@ -1,0 +1,32 @@
+"""What caches may keep (Cache-Control, Vary), decided in one place for every answer.
+
+A seat's view, its events and its stream share one URL with every other seat's and
+the spectator's; only the Authorization header tells them apart. So those answers
+are `private, no-cache` (a browser may keep its own copy but must ask again before
+using it, with the view's ETag; no shared cache keeps them) with `Vary: Authorization`.
+The lobby and a game's summary are the same for everyone: shared caches may keep them
+PUBLIC_MAX_AGE seconds. Every other answer of the API, every error included, is
+`no-store` (creation and claim answers carry seat tokens).
+"""
+
+from flask import request
+
+# The view classes whose answers are a seat's own: in play, stream and each game's
+# typed blueprint (services/api/per_game.py), e.g. "alien.View".
+PER_SEAT = {"GameView", "View", "Commands", "Events", "EventStream"}
+PUBLIC = {"games.Games", "games.Game"}
+PUBLIC_MAX_AGE = 2
+
+
+def cache_headers(response):
+    """An after_request hook."""
+    endpoint = request.endpoint or ""
+    answered = response.status_code < 400
+    if endpoint.rpartition(".")[2] in PER_SEAT:
+        response.vary.add("Authorization")
+        response.headers["Cache-Control"] = "private, no-cache" if answered else "no-store"
+    elif endpoint in PUBLIC and answered and request.method in ("GET", "HEAD"):
+        response.headers.setdefault("Cache-Control", f"public, max-age={PUBLIC_MAX_AGE}")
+    elif request.blueprint not in (None, "api-docs"):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response

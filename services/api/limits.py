@@ -1,0 +1,187 @@
+"""Abuse limits, kept in the deployment's Redis so every API process counts together.
+
+- Opening tables (creating, forking, uploading a log): RATE_LIMIT_CREATE per client
+  address (flask-limiter).
+- Commands: RATE_LIMIT_COMMANDS per seat (flask-limiter); this also bounds how
+  often the seat on turn in Alien may shout a wrong CAPTURED!, which costs nothing.
+- Open long-polls and event streams: at most RATE_LIMIT_STREAMS at once per client
+  address. Each holds a lease in a sorted set per address (Redis, not the process);
+  a lease ends with its request or, if the process dies, at its deadline (a stream
+  renews its own), so a crash never locks an address out for long.
+
+Over a limit: 429 problem+json, code `rate_limited`, with Retry-After; nothing is
+written. RATE_LIMITS=off switches every limit off (benchmarks, load tests).
+"""
+
+import math
+import secrets
+import time
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+from flask import current_app, request
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from redis import RedisCluster
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+from services.api.errors import ApiError, problem
+from shared import tokens
+
+# The endpoints that open tables (POST): a creation, a fork, an uploaded log.
+CREATE = ("games.Games", "replays.Fork", "replays.Upload")
+COMMANDS = ".Commands"  # endpoints that take commands: play's and each game's typed one
+
+# KEYS[1] the address's leases; ARGV: now (ms), lease deadline (ms), lease id, cap,
+# the key's lifetime (ms). Drop dead leases, then take one if the cap allows.
+_TAKE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return {0, first[2]}
+end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return {1, ARGV[2]}
+"""
+LONGEST_LEASE = 60.0  # seconds: a stream's, renewed well before it lapses
+
+
+def install(app, deps):
+    """Put the limits on `app` (already holding its routes), as `deps.config` says."""
+    config = deps.config
+    if config.trusted_proxies:  # the client's address is the proxies' X-Forwarded-For
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)
+    uri, options = _storage(config, deps.redis)
+    limiter = Limiter(
+        key_func=get_remote_address,
+        app=app,
+        storage_uri=uri,
+        storage_options=options,
+        strategy="fixed-window",
+        key_prefix=f"{config.key_prefix}limits",  # keys LIMITS:LIMITER/<this>/...
+        enabled=config.rate_limits,
+        swallow_errors=True,  # Redis down: serve (and fail there), do not refuse everyone
+    )
+    # Shared limits: the generic and the typed command routes count together.
+    create = limiter.shared_limit(
+        config.rate_limit_create, "create", key_func=get_remote_address, methods=["POST"]
+    )
+    commands = limiter.shared_limit(
+        config.rate_limit_commands, "commands", key_func=_seat, methods=["POST"]
+    )
+    for endpoint, view in list(app.view_functions.items()):
+        if endpoint in CREATE:
+            app.view_functions[endpoint] = create(view)
+        elif endpoint.endswith(COMMANDS):
+            app.view_functions[endpoint] = commands(view)
+    app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
+    leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
+    app.extensions["tablestream.leases"] = leases if config.rate_limits else NoLeases()
+
+
+def _storage(config, client):
+    """flask-limiter's storage: the deployment's Redis, through the app's own pool
+    (on a cluster, a cluster client of its own from the same URL). Its counters live
+    apart from the deployment's data (under LIMITS:), so a refused request leaves
+    nothing under KEY_PREFIX."""
+    if isinstance(client, RedisCluster):
+        node = client.get_default_node()
+        netloc = urlsplit(config.redis_url).netloc if config.redis_cluster else None
+        return f"redis+cluster://{netloc or f'{node.host}:{node.port}'}", {}
+    return config.redis_url, {"connection_pool": client.connection_pool}
+
+
+def _seat():
+    """A command's limit counts per seat: the game and seat its token names once
+    verified (so "1" and "01" are one seat). A request with no genuine token counts
+    per address (it is refused as unauthorized anyway)."""
+    token = request.headers.get("Authorization", "").partition(" ")[2].strip()
+    held = tokens.verify(current_app.extensions["tablestream"].service.secret, token)
+    if held is None:
+        return f"address:{get_remote_address()}"
+    return f"seat:{held[0]}:{held[1]}"
+
+
+def _refused(limiter, error):
+    breached = limiter.current_limit
+    reset = breached.window[0] if breached else time.time() + 1
+    retry = max(1, math.ceil(reset - time.time()))
+    detail = f"too many requests ({error.description}); retry in {retry} s"
+    return problem("rate_limited", detail, headers={"Retry-After": str(retry)})
+
+
+class Leases:
+    """Open long-polls and streams per client address, counted across processes."""
+
+    def __init__(self, redis, prefix, cap):
+        self.redis = redis
+        self.prefix = prefix
+        self.cap = cap
+        self._take = redis.register_script(_TAKE)
+
+    def take(self, seconds):
+        """A lease for `seconds` on the caller's address, or ApiError rate_limited."""
+        key = self.prefix + get_remote_address()
+        lease, now = secrets.token_hex(8), time.time()
+        taken, until = self._take(
+            keys=[key],
+            args=[_ms(now), _ms(now + seconds), lease, self.cap, _ms(LONGEST_LEASE + 1)],
+        )
+        if not taken:
+            retry = max(1, math.ceil(float(until) / 1000 - now))
+            raise ApiError(
+                "rate_limited",
+                f"{self.cap} long-polls and event streams are open from your address already",
+                headers={"Retry-After": str(retry)},
+            )
+        return Lease(self.redis, key, lease)
+
+
+class Lease:
+    """One open long-poll's or stream's place in its address's cap."""
+
+    def __init__(self, redis, key, lease):
+        self.redis, self.key, self.lease = redis, key, lease
+
+    def renew(self, seconds):
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(self.key, {self.lease: _ms(time.time() + seconds)}, xx=True)
+        pipe.pexpire(self.key, _ms(LONGEST_LEASE + 1))
+        pipe.execute()
+
+    def release(self):
+        self.redis.zrem(self.key, self.lease)
+
+
+class NoLeases:
+    """RATE_LIMITS=off: every request gets a lease that holds nothing."""
+
+    def take(self, seconds):
+        return self
+
+    def renew(self, seconds):
+        pass
+
+    def release(self):
+        pass
+
+
+def lease(seconds):
+    """A lease on one of the caller's open waits (ApiError rate_limited past the cap)."""
+    return current_app.extensions["tablestream.leases"].take(seconds)
+
+
+@contextmanager
+def open_wait(seconds):
+    """Hold a lease while a long-poll waits."""
+    held = lease(seconds + 5)
+    try:
+        yield
+    finally:
+        held.release()
+
+
+def _ms(seconds):
+    return int(seconds * 1000)

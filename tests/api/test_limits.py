@@ -1,0 +1,209 @@
+"""Abuse limits (issue 13): past each one a 429 problem+json `rate_limited` with
+Retry-After, and nothing written; RATE_LIMITS=off lifts them all. On fakeredis, on a
+real Redis and on a real Redis Cluster."""
+
+import dataclasses
+import threading
+import time
+
+import pytest
+
+from services.api import create_app
+from shared.config import Config
+from tests.api.test_errors import assert_problem, stream_versions
+from tests.api.test_play import auth
+from tests.integration.conftest import build_deps
+
+TABLE = {"game": "alebrijes", "seats": [{"name": "ana"}, {"name": "bo"}]}
+WAITING = {"game": "alebrijes", "seats": [{"name": "ana"}, {"open": True}]}
+
+
+@pytest.fixture
+def deps(any_redis, keys):
+    return build_deps(any_redis, keys)
+
+
+def app_with(deps, **settings):
+    deps.config = dataclasses.replace(deps.config, **settings)
+    return create_app(deps)
+
+
+def assert_rate_limited(response, longest):
+    assert_problem(response, 429, "rate_limited")
+    assert 1 <= int(response.headers["Retry-After"]) <= longest
+
+
+def from_address(address):
+    return {"REMOTE_ADDR": address}
+
+
+def test_creating_tables_past_the_limit_is_429_and_creates_nothing(deps):
+    client = create_app_client(deps, rate_limit_create="3/minute")
+    for _ in range(3):
+        assert client.post("/v1/games", json=TABLE).status_code == 201
+    assert_rate_limited(client.post("/v1/games", json=TABLE), 60)
+    assert len(deps.store.game_ids()) == 3
+    assert deps.redis.keys(f"LIMITS:LIMITER/{deps.keys.prefix}limits/*")  # this deployment's
+    assert deps.redis.keys(f"{deps.keys.prefix}limits*") == []  # none among its data
+    other = client.post("/v1/games", json=TABLE, environ_base=from_address("10.0.0.2"))
+    assert other.status_code == 201  # the limit is per client address
+
+
+def create_app_client(deps, **settings):
+    return app_with(deps, **settings).test_client()
+
+
+def test_commands_past_the_limit_are_429_and_change_nothing(deps):
+    client = create_app_client(deps, rate_limit_commands="2/minute")
+    game = client.post("/v1/games", json=TABLE).get_json()
+    path, token = f"/v1/games/{game['id']}/commands", game["seats"][0]["token"]
+    wrong = {"type": "play", "cards": ["B1"], "ollin": "none"}  # not this phase's command
+    for _ in range(2):
+        assert client.post(path, json=wrong, headers=auth(token)).status_code in (409, 422)
+    before = stream_versions(deps)
+    legal = {"type": "exchange", "cards": []}
+    assert_rate_limited(client.post(path, json=legal, headers=auth(token)), 60)
+    assert stream_versions(deps) == before
+    other = client.post(path, json=wrong, headers=auth(game["seats"][1]["token"]))
+    assert other.status_code in (409, 422)  # judged by the rules: the limit is per seat
+    game_id, seat, signature = token.split(".")
+    same_seat = f"{game_id}.0{seat}.{signature}"  # another spelling of seat 0's token
+    assert_rate_limited(client.post(path, json=legal, headers=auth(same_seat)), 60)
+    typed = f"/v1/alebrijes/{game['id']}/commands"  # the game's typed route counts too
+    assert_rate_limited(client.post(typed, json=legal, headers=auth(token)), 60)
+    assert stream_versions(deps) == before
+
+
+def hold_long_polls(app, game, count, seconds):
+    """`count` long-polls waiting on `game` in threads; returns the threads and the
+    list their statuses go to."""
+    url = f"/v1/games/{game['id']}/view?after={game['version']}&wait={seconds}"
+    statuses = []
+
+    def poll():
+        statuses.append(app.test_client().get(url).status_code)
+
+    threads = [threading.Thread(target=poll) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads, statuses
+
+
+def open_waits(deps):
+    return deps.redis.zcard(f"{deps.keys.prefix}open:127.0.0.1")
+
+
+def wait_until(condition, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+
+
+def test_long_polls_and_streams_past_the_cap_of_an_address_are_429(deps, projector):
+    app = app_with(deps, rate_limit_streams=2)
+    client = app.test_client()
+    game = client.post("/v1/games", json=TABLE).get_json()
+    projector.project(game["id"])
+    polls, statuses = hold_long_polls(app, game, 2, seconds=3)
+    wait_until(lambda: open_waits(deps) == 2)
+    url = f"/v1/games/{game['id']}/view?after={game['version']}&wait=1"
+    assert_rate_limited(client.get(url), 8)
+    assert_rate_limited(client.get(f"/v1/games/{game['id']}/stream"), 8)
+    assert client.get(url, environ_base=from_address("10.0.0.2")).status_code == 304
+    for poll in polls:
+        poll.join(10)
+    assert statuses == [304, 304] and open_waits(deps) == 0  # each gave its place back
+    stream = client.get(f"/v1/games/{game['id']}/stream")
+    assert stream.status_code == 200 and open_waits(deps) == 1
+    stream.close()
+    assert open_waits(deps) == 0  # so did the stream, once closed
+
+
+def test_the_places_of_a_process_that_died_free_themselves(deps, projector):
+    app = app_with(deps, rate_limit_streams=2)
+    game = app.test_client().post("/v1/games", json=TABLE).get_json()
+    projector.project(game["id"])
+    url = f"/v1/games/{game['id']}/view?after={game['version']}&wait=0.1"
+    leases = app.extensions["tablestream.leases"]
+    with app.test_request_context("/"):
+        leases.take(1), leases.take(1)  # never given back, as after a SIGKILL
+    assert_rate_limited(app.test_client().get(url), 1)
+    time.sleep(1.1)
+    assert app.test_client().get(url).status_code == 304
+
+
+def test_rate_limits_off_lifts_every_limit(deps, projector):
+    app = app_with(
+        deps, rate_limits=False, rate_limit_create="1/minute", rate_limit_commands="1/minute"
+    )
+    client = app.test_client()
+    games = [client.post("/v1/games", json=TABLE) for _ in range(3)]
+    assert [g.status_code for g in games] == [201] * 3
+    game = games[0].get_json()
+    path, token = f"/v1/games/{game['id']}/commands", game["seats"][0]["token"]
+    wrong = {"type": "play", "cards": ["B1"], "ollin": "none"}
+    assert all(
+        client.post(path, json=wrong, headers=auth(token)).status_code != 429 for _ in range(3)
+    )
+    projector.project(game["id"])
+    deps.config = dataclasses.replace(deps.config, rate_limit_streams=1)
+    polls, statuses = hold_long_polls(create_app(deps), game, 3, seconds=0.5)
+    for poll in polls:
+        poll.join(10)
+    assert statuses == [304] * 3 and open_waits(deps) == 0  # nothing was even counted
+
+
+def test_the_default_limits_let_a_fast_whole_game_through(deps, projector):
+    """Every command of a two-seat game as fast as the test client sends them."""
+    from tests.api.test_play import play_to_the_end
+
+    client = create_app(deps).test_client()
+    game = client.post("/v1/games", json={**TABLE, "options": {"rounds": 1}}).get_json()
+    assert play_to_the_end(client, game, projector, 2)["status"] == "finished"
+
+
+def test_the_limits_are_read_from_the_environment():
+    config = Config.from_env({})
+    assert config.rate_limits and config.rate_limit_create == "120/minute"
+    env = {
+        "RATE_LIMITS": "off",
+        "RATE_LIMIT_CREATE": "5/second",
+        "RATE_LIMIT_COMMANDS": "9/minute",
+        "RATE_LIMIT_STREAMS": "7",
+        "TRUSTED_PROXIES": "1",
+    }
+    config = Config.from_env(env)
+    assert not config.rate_limits and config.rate_limit_create == "5/second"
+    assert config.rate_limit_commands == "9/minute" and config.rate_limit_streams == 7
+    assert config.trusted_proxies == 1
+
+
+def test_behind_a_trusted_proxy_the_limit_counts_the_forwarded_address(deps):
+    client = create_app_client(deps, rate_limit_create="1/minute", trusted_proxies=1)
+    first = {"X-Forwarded-For": "203.0.113.7"}
+    assert client.post("/v1/games", json=TABLE, headers=first).status_code == 201
+    assert_rate_limited(client.post("/v1/games", json=TABLE, headers=first), 60)
+    other = {"X-Forwarded-For": "203.0.113.8"}
+    assert client.post("/v1/games", json=TABLE, headers=other).status_code == 201
+
+
+def test_limits_hold_on_a_redis_cluster(cluster_redis, real_redis, cluster_url, keys):
+    deps = build_deps(cluster_redis, keys, queue_client=real_redis)
+    deps.config = dataclasses.replace(deps.config, redis_url=cluster_url, redis_cluster=True)
+    client = create_app_client(deps, rate_limit_create="2/minute")
+    for _ in range(2):
+        assert client.post("/v1/games", json=WAITING).status_code == 201
+    assert_rate_limited(client.post("/v1/games", json=WAITING), 60)
+    assert len(deps.store.game_ids()) == 2
+
+
+def test_a_refused_creation_is_not_kept_for_its_idempotency_key(deps):
+    """A retry with the same Idempotency-Key after Retry-After is carried out."""
+    client = create_app_client(deps, rate_limit_create="1/2 seconds")
+    assert client.post("/v1/games", json=TABLE).status_code == 201
+    retry = {"Idempotency-Key": "table-2"}
+    assert_rate_limited(client.post("/v1/games", json=TABLE, headers=retry), 2)
+    time.sleep(2.05)
+    assert client.post("/v1/games", json=TABLE, headers=retry).status_code == 201
+    assert len(deps.store.game_ids()) == 2
