@@ -49,7 +49,11 @@ class Games(MethodView):
     @blp.response(201, schemas.Created)
     @errors(blp, *POSTED, 429)
     @blp.doc(operationId="createGame", security=PUBLIC)
-    @blp.doc(callbacks=webhook_schemas.callbacks("{$request.body#/options/webhook/url}"))
+    @blp.doc(
+        callbacks=webhook_schemas.callbacks(
+            "{$request.body#/options/webhook/url}", "receiveCreatedGameNotification"
+        )
+    )
     def post(self, body):
         """Open a table. Human seats get a bearer token each; the game starts when no
         seat is open. With options.webhook, the answer holds the webhook's secret."""

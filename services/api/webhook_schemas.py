@@ -81,8 +81,9 @@ _HEADERS = [
 ]
 
 
-def _operation(schema):
+def _operation(schema, operation_id):
     return {
+        "operationId": operation_id,
         "summary": "A notification, POSTed by the server's worker",
         "description": "Any 2xx acknowledges it. Timeouts (5 s), connection errors, "
         "429 and 5xx are retried with exponential backoff and jitter (6 attempts in "
@@ -99,14 +100,20 @@ def _operation(schema):
     }
 
 
-def callbacks(url_expression):
+def callbacks(url_expression, operation_id):
     """The OpenAPI callbacks of an operation that registers a webhook at the URL the
-    runtime expression names."""
-    return {"notification": {url_expression: {"post": _operation(WebhookNotification)}}}
+    runtime expression names; `operation_id` names the receiving operation (unique in
+    the document, as generators need)."""
+    operation = _operation(WebhookNotification, operation_id)
+    return {"notification": {url_expression: {"post": operation}}}
 
 
 def webhooks():
     """OpenAPI 3.1's top-level webhooks (the schema is the callbacks' component)."""
     return {
-        "notification": {"post": _operation({"$ref": "#/components/schemas/WebhookNotification"})}
+        "notification": {
+            "post": _operation(
+                {"$ref": "#/components/schemas/WebhookNotification"}, "receiveNotification"
+            )
+        }
     }

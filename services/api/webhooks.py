@@ -68,7 +68,7 @@ class SeatWebhook(MethodView):
     @blp.doc(
         security=[{"seatToken": []}],
         operationId="registerSeatWebhook",
-        callbacks=webhook_schemas.callbacks("{$request.body#/url}"),
+        callbacks=webhook_schemas.callbacks("{$request.body#/url}", "receiveSeatNotification"),
     )
     def post(self, spec, game_id, seat):
         """Register (or replace) the seat's webhook (the seat's token): notifications
@@ -102,7 +102,7 @@ class GameWebhook(MethodView):
     @blp.doc(
         security=[{"seatToken": []}],
         operationId="registerGameWebhook",
-        callbacks=webhook_schemas.callbacks("{$request.body#/url}"),
+        callbacks=webhook_schemas.callbacks("{$request.body#/url}", "receiveGameNotification"),
     )
     def post(self, spec, game_id):
         """Register (or replace, or resume once paused) the game's webhook (the
