@@ -13,6 +13,8 @@ from shared.config import Config
 from shared.keys import Keys
 from shared.store import EventStore
 
+QUEUES = ("timers", "bots")  # the RQ queues by name, most urgent first
+
 
 @dataclass
 class Deps:
@@ -21,13 +23,24 @@ class Deps:
     keys: Keys
     store: EventStore
     service: GameService
-    queue: Queue
+    queue: Queue  # bot turns and reactions
+    timers: Queue  # turn and table timers: never behind a bot's think time
+
+    @property
+    def queues(self):
+        """Every queue, most urgent first: what one worker serves by default."""
+        return [self.timers, self.queue]
+
+    def queues_named(self, names):
+        """The queues called `names` (of QUEUES), in that order."""
+        by_name = dict(zip(QUEUES, self.queues, strict=True))
+        return [by_name[n] for n in names]
 
     @property
     def scheduler(self):
         from services.worker.schedule import Scheduler
 
-        return Scheduler(self.queue)
+        return Scheduler(self.queue, self.timers)
 
     def projector(self, consumer=None):
         """A projector that schedules bot moves and timers on this deployment's queue
@@ -82,7 +95,8 @@ def build(config=None, client=None, queue_client=None):
     store = EventStore(client, keys, config.feed_partitions)
     service = GameService(store, token_secret(config, client, keys))
     queue = Queue(f"{config.key_prefix}bots", connection=queue_client, serializer=JSONSerializer)
-    return Deps(config, client, keys, store, service, queue)
+    timers = Queue(f"{config.key_prefix}timers", connection=queue_client, serializer=JSONSerializer)
+    return Deps(config, client, keys, store, service, queue, timers)
 
 
 _current = None

@@ -2,8 +2,9 @@
 kept up.
 
 Starts an embedded Redis (unless REDIS_URL is set), the API under gunicorn, the
-projector and WORKERS RQ workers; prints the URL once `/readyz` answers. A child that
-dies is started again after a backoff (logged and counted); the others keep serving.
+projector, a timers worker, WORKERS bot workers and a webhooks worker; prints the URL
+once `/readyz` answers. A child that dies is started again after a backoff (logged and
+counted); the others keep serving.
 Ctrl-C (or SIGTERM) stops the API, projector and workers first, then Redis.
 
 Each child runs in its own session, so a terminal's Ctrl-C reaches only this
@@ -198,7 +199,11 @@ def children(env, state):
     # SIGINT: gunicorn's quick shutdown (SIGTERM would wait for open streams).
     found.append(Child("api", _launcher(api, api_env), stop_signal=signal.SIGINT))
     found.append(_sidecar_child("projector", [python, "-m", "services.projector"], env))
-    worker = [python, "-m", "services.worker"]  # one entry: add --queues here
+    # Timers on a worker of their own, never busy with a bot's thinking when one falls
+    # due; WORKERS workers for the bots.
+    timers = [python, "-m", "services.worker", "--queues", "timers"]
+    found.append(_sidecar_child("timers", timers, env))
+    worker = [python, "-m", "services.worker", "--queues", "bots"]
     for number in range(1, int(env.get("WORKERS", "1")) + 1):
         found.append(_sidecar_child(f"worker-{number}", worker, env))
     # Webhook deliveries, on their own queue (no metrics server of their own yet).

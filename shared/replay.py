@@ -190,6 +190,7 @@ def fork(records, version, game_id, seats, seed, salt=""):
         **original["options"],
         "turn_seconds": original["turn_seconds"],
         "zombie_after": original["zombie_after"],
+        "takeover_bot": table.takeover_bot(original),
     }
     created = table.create(game_id, original["game"], seats, options, seed, salt)[0]
     created = {

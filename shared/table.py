@@ -8,13 +8,14 @@ time of each event come from the caller, never from here.
 
 import hashlib
 
-from shared import fork, games
+from shared import bots, fork, games
 from shared.games.base import RuleError
 
-BOTS = ("random",)
-DEFAULT_BOT = "random"
+BOTS = bots.LEVELS
+TAKEOVER_BOT = "greedy"  # the level that plays a timed-out or resigned seat by default
+LEGACY_TAKEOVER_BOT = "random"  # games logged before takeover_bot existed
 # Options of every game, handled here rather than by the game's rules.
-GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after")
+GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after", "takeover_bot")
 ZOMBIE_AFTER = 2
 REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can beat it
 CREATED, CLAIMED, STARTED, ENDED = "game_created", "seat_claimed", "game_started", "game_ended"
@@ -47,7 +48,8 @@ def create(game_id, game, seats, options, seed, salt=""):
     holds the game's options and the generic ones: seed (the creator's choice, else the
     `seed` the caller drew), deck (a fixed deck order), variant (the name of one of
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
-    default) and zombie_after (consecutive timeouts before a bot takes the seat over).
+    default), zombie_after (consecutive timeouts before a bot takes the seat over) and
+    takeover_bot (the bot level that then plays it, and plays a resigned seat).
 
     The public commitment is sha256(salt + seed), the salt drawn by the caller (the game
     service always draws one; simulations and tests may leave it empty) and kept secret
@@ -76,6 +78,7 @@ def create(game_id, game, seats, options, seed, salt=""):
         "options": configured,
         "turn_seconds": _whole_number(options, "turn_seconds", None),
         "zombie_after": _whole_number(options, "zombie_after", ZOMBIE_AFTER),
+        "takeover_bot": _level(options.get("takeover_bot") or TAKEOVER_BOT),
         "custom_deck": deck is not None,
         "dealt_by_creator": chosen_seed is not None or deck is not None,
         "seed_sha256": seed_sha256(seed, salt),
@@ -104,6 +107,22 @@ def _whole_number(options, name, default):
     return value
 
 
+def _level(level):
+    if level not in BOTS:
+        raise RuleError("bad_request", f"unknown bot {level!r}; the levels are {', '.join(BOTS)}")
+    return level
+
+
+def _think_ms(value):
+    """A search bot's budget per decision, in ms (None: the default, bots.THINK_MS)."""
+    low, high = bots.MIN_THINK_MS, bots.MAX_THINK_MS
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise RuleError("bad_request", f"think_ms is a whole number of ms from {low} to {high}")
+    return value
+
+
 def _seat(spec):
     seat = {
         "name": spec.get("name"),
@@ -112,13 +131,15 @@ def _seat(spec):
         "away": False,
         "resigned": False,
         "reaction_seconds": REACTION_SECONDS,
+        "think_ms": _think_ms(spec.get("think_ms")),
     }
     if spec.get("reaction_seconds") is not None:
         seat["reaction_seconds"] = spec["reaction_seconds"]
     if spec.get("bot") is not None:
-        if spec["bot"] not in BOTS:
-            raise RuleError("bad_request", f"unknown bot {spec['bot']!r}; bots: {list(BOTS)}")
-        return {**seat, "name": spec.get("name") or f"{spec['bot']} bot", "bot": spec["bot"]}
+        level = _level(spec["bot"])
+        return {**seat, "name": spec.get("name") or f"{level} bot", "bot": level}
+    if seat["think_ms"] is not None:
+        raise RuleError("bad_request", "think_ms is for a bot's seat")
     if spec.get("open"):
         return {**seat, "open": True}
     if not spec.get("name"):
@@ -224,7 +245,7 @@ def resign(table, seat):
     _check_seat(table, seat)
     if table["seats"][seat]["resigned"]:
         raise RuleError("seat_resigned", "this seat was already resigned")
-    return [{"type": TAKEN_OVER, "seat": seat, "bot": DEFAULT_BOT, "reason": "resigned"}]
+    return [{"type": TAKEN_OVER, "seat": seat, "bot": takeover_bot(table), "reason": "resigned"}]
 
 
 def webhook_paused(table, seat):
@@ -246,7 +267,8 @@ def time_out(table, seat):
     events = [timed_out]
     place = table["seats"][seat]
     if not place["bot"] and table["timeouts"][seat] + 1 >= table["zombie_after"]:
-        events.append({"type": TAKEN_OVER, "seat": seat, "bot": DEFAULT_BOT, "reason": "timeouts"})
+        takeover = {"type": TAKEN_OVER, "seat": seat, "bot": takeover_bot(table)}
+        events.append({**takeover, "reason": "timeouts"})
     command = rules.timeout(table["rules"], seat)
     return [*events, *_with_end(table, rules.decide(table["rules"], seat, command))]
 
@@ -296,6 +318,12 @@ def bot_chances(table, seat):
     legal = rules.legal(table["rules"], seat)
     quick = [c for c in legal if c["type"] in reflexes]
     return acting and len(quick) < len(legal), quick
+
+
+def takeover_bot(table):
+    """The level that plays a timed-out or resigned seat (a table folded before the
+    option existed, e.g. a stored checkpoint, had random)."""
+    return table.get("takeover_bot", LEGACY_TAKEOVER_BOT)
 
 
 def _check_active(table):
@@ -387,6 +415,7 @@ def _created(event):
     n = len(event["seats"])
     return {
         **table,
+        "takeover_bot": event.get("takeover_bot", LEGACY_TAKEOVER_BOT),
         "status": "waiting",
         "rules": None,
         "result": None,
@@ -466,8 +495,14 @@ def redact(table, event, seat):
     return rules_of(table).redact(event, seat)
 
 
+def event_as_seen(table, record, seat):
+    """A stored record's event as `seat` may see it now, with its version and append
+    time: the events endpoint's shape, and a bot's feed."""
+    return {**redact(table, record.event, seat), "version": record.version, "at": record.at}
+
+
 def public_seats(table):
-    return [{"seat": i, **s} for i, s in enumerate(table["seats"])]
+    return [{"seat": i, "think_ms": None, **s} for i, s in enumerate(table["seats"])]
 
 
 def summary(table, version):
@@ -483,6 +518,7 @@ def summary(table, version):
             **table["options"],
             "turn_seconds": table["turn_seconds"],
             "zombie_after": table["zombie_after"],
+            "takeover_bot": takeover_bot(table),
         },
         "custom_deck": table["custom_deck"],
         "dealt_by_creator": table["dealt_by_creator"],

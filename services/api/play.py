@@ -165,7 +165,7 @@ def _validated(game, body):
 
 def event_as_seen(current, record, seat):
     """A stored event as `seat` may see it now, with its version and append time."""
-    return {**table.redact(current, record.event, seat), "version": record.version, "at": record.at}
+    return table.event_as_seen(current, record, seat)
 
 
 @blp.route("/<game_id>/events")

@@ -9,7 +9,7 @@ from services.api.games import CONTRACTS
 from services.api.games.contract import ForkedFrom, PublicSeat, Summary
 from services.api.games.replay import REPLAYS
 from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
-from shared import games, table
+from shared import bots, games, table
 
 NAME = validate.Length(min=1, max=40)
 # A version is a Redis stream id's first part; past this no stream can reach.
@@ -19,7 +19,21 @@ VERSION = validate.Range(min=0, max=MAX_VERSION)
 
 class SeatSpec(Schema):
     name = Text(validate=NAME, metadata={"description": "A human player's name."})
-    bot = fields.String(validate=validate.OneOf(table.BOTS), metadata={"description": "A bot."})
+    bot = fields.String(
+        validate=validate.OneOf(table.BOTS),
+        metadata={
+            "description": "A bot's level: random, greedy (a heuristic) or ismcts (a "
+            "search, the strongest); see docs/bots.md."
+        },
+    )
+    think_ms = Count(
+        allow_none=True,
+        validate=validate.Range(min=bots.MIN_THINK_MS, max=bots.MAX_THINK_MS),
+        metadata={
+            "description": f"The ismcts bot's time to think per decision, in ms "
+            f"({bots.MIN_THINK_MS} to {bots.MAX_THINK_MS}; default {bots.THINK_MS})."
+        },
+    )
     open = Flag(metadata={"description": "A seat left for someone to claim."})
     reaction_seconds = Seconds(
         validate=validate.Range(min=0, max=30),
@@ -34,6 +48,8 @@ class SeatSpec(Schema):
         named, bot, open_seat = (data.get(k) for k in ("name", "bot", "open"))
         if (open_seat and (named or bot)) or not (named or bot or open_seat):
             raise ValidationError("a seat is {name}, {bot} (with an optional name) or {open: true}")
+        if data.get("think_ms") is not None and not bot:
+            raise ValidationError("think_ms is for a bot's seat", "think_ms")
 
 
 class Options(Schema):
@@ -97,6 +113,14 @@ class Options(Schema):
         metadata={
             "description": "Timeouts in a row after which a bot plays the seat until "
             "its holder acts again (default 2)."
+        },
+    )
+    takeover_bot = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(table.BOTS),
+        metadata={
+            "description": "The bot level that plays a seat after zombie_after timeouts, "
+            f"or once resigned (default {table.TAKEOVER_BOT})."
         },
     )
     webhook = fields.Nested(

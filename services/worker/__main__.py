@@ -1,7 +1,15 @@
-"""`python -m services.worker`: an RQ worker for bot turns and timers. Non-forking: a
-bot turn is a few milliseconds, a fork would cost more. Due timers are moved onto the
-queue by this process's own clock thread (services/worker/clock.py), not by RQ's
-forked scheduler, so a killed worker leaves no orphan and holds no long lock."""
+"""`python -m services.worker [--queues timers,bots]`: an RQ worker for the queues
+named, most urgent first.
+
+Two queues: `timers` (turn timers, Alien's stacking windows) and `bots` (bot turns and
+reactions; a search bot may think for its whole think_ms). By default a worker serves
+both, timers first; a worker for `timers` alone is never busy thinking when a timer
+falls due (docs/operations.md). Non-forking: a bot turn is a few milliseconds (a
+search's think_ms), a fork would cost more. Due jobs are moved onto the queues by this
+process's own clock thread (services/worker/clock.py), not by RQ's forked scheduler, so
+a killed worker leaves no orphan and holds no long lock."""
+
+import argparse
 
 from rq.serializers import JSONSerializer
 
@@ -10,12 +18,24 @@ from services.ops import health, logs, sidecar
 from services.ops.worker import MeasuredWorker
 from services.worker.clock import Clock
 
+QUEUES = "timers,bots"
 
-def main():
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m services.worker", description=__doc__)
+    parser.add_argument(
+        "--queues",
+        default=QUEUES,
+        help=f"comma-separated queues to serve, most urgent first (default {QUEUES})",
+    )
+    args = parser.parse_args(argv)
+    names = [n.strip() for n in args.queues.split(",") if n.strip()]
+    if not names or not set(names) <= set(deps_module.QUEUES):
+        parser.error(f"--queues names some of {', '.join(deps_module.QUEUES)}")
     logs.setup("worker")
     d = deps_module.build()
     deps_module.install(d)
-    queues = [d.queue]
+    queues = d.queues_named(names)
     worker = MeasuredWorker(queues, connection=d.queue.connection, serializer=JSONSerializer)
     sidecar.serve(d, alive=worker.alive, collectors=[health.QueueCollector(d)])
     # Our clock moves due timers onto the queues (RQ's scheduler is not used).

@@ -1,12 +1,15 @@
 """RQ jobs. Each reads what it needs, acts through the game service, and treats a
-stale situation (the game moved on since the job was scheduled) as a no-op."""
+stale situation (the game moved on since the job was scheduled) as a no-op.
+
+A bot is given what its seat may know and nothing else: the seat's view and the game's
+events as that seat saw them (its feed, redacted as the events endpoint redacts them)."""
 
 import logging
 import random
 
 from services import deps as deps_module
 from services.ops import metrics
-from shared import bots, jsonutil
+from shared import bots, jsonutil, table
 from shared.games.base import RuleError
 from shared.store import VersionConflict
 
@@ -19,12 +22,21 @@ def play_bot_turn(game_id, seat, version):
     view = _view(d, game_id, seat)
     if view is None or view["version"] != version or seat not in view["to_act"]:
         return "stale"
-    bot = view["seats"][seat]["bot"]
-    if not bot:
+    place = view["seats"][seat]
+    if not place["bot"]:
         return "not a bot"
+    feed = _feed(d, game_id, seat, version)
+    if feed is None:
+        return "stale"
     rng = random.Random(f"bot-{game_id}-{seat}-{version}")
-    with metrics.bot_deciding(bot):
-        command = bots.choose(bot, view, rng)
+    try:
+        with metrics.bot_deciding(place["bot"]):
+            command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
+    except Exception:  # a bot's bug must not stall the game: say so, and play on at random
+        log.exception(
+            "%s bot in %s seat %s failed; it plays at random", place["bot"], game_id, seat
+        )
+        command = bots.choose("random", view, feed, rng)
     return _send(d, game_id, seat, command, version)
 
 
@@ -37,8 +49,11 @@ def play_bot_reaction(game_id, seat):
     view = _view(d, game_id, seat)
     if view is None or not view["seats"][seat]["bot"]:
         return "stale"
+    feed = _feed(d, game_id, seat, view["version"])
+    if feed is None:
+        return "stale"
     rng = random.Random(f"react-{game_id}-{seat}-{view['version']}")
-    command = bots.react(view["seats"][seat]["bot"], view, rng)
+    command = bots.react(view["seats"][seat]["bot"], view, feed, rng)
     if command is None:
         return "stale"
     try:
@@ -78,6 +93,16 @@ def expire_game(game_id, version, reason):
 def _view(d, game_id, seat):
     raw = d.redis.get(d.keys.view(game_id, seat))
     return jsonutil.loads(raw) if raw else None
+
+
+def _feed(d, game_id, seat, version):
+    """The game's events up to `version` as `seat` saw them, or None when the game has
+    moved past `version` meanwhile (the job is stale)."""
+    _, current = d.service.load(game_id)
+    records = d.store.read(game_id, limit=version)
+    if len(records) != version:
+        return None
+    return [table.event_as_seen(current, r, seat) for r in records]
 
 
 def _send(d, game_id, seat, command, version):

@@ -14,8 +14,12 @@ KEEP_FAILURE = 24 * 3600
 
 
 class Scheduler:
-    def __init__(self, queue):
+    """Bot turns and reactions go on `queue`; turn and table timers on `timers`, so a
+    worker serving timers is never busy thinking for a bot when one is due."""
+
+    def __init__(self, queue, timers=None):
         self.queue = queue
+        self.timers = timers if timers is not None else queue
 
     def bot_turn(self, game_id, seat, version):
         """The bot in `seat` moves now."""
@@ -29,11 +33,12 @@ class Scheduler:
     def turn_timer(self, game_id, seat, version, at_ms):
         """The seat's time to act at `version` runs out at `at_ms`."""
         job_id = f"timer-{game_id}-{seat}-{version}"
-        self._at(at_ms, jobs.fire_turn_timer, job_id, game_id, seat, version)
+        self._at(at_ms, jobs.fire_turn_timer, job_id, game_id, seat, version, queue=self.timers)
 
     def table_timer(self, game_id, key, at_ms):
         """The table's own timer `key` (e.g. a stacking window) runs out at `at_ms`."""
-        self._at(at_ms, jobs.fire_table_timer, f"table-{game_id}-{key}", game_id, key)
+        job_id = f"table-{game_id}-{key}"
+        self._at(at_ms, jobs.fire_table_timer, job_id, game_id, key, queue=self.timers)
 
     def expire_game(self, game_id, version, reason):
         """Call off an abandoned game, unless it moves before the job runs."""
@@ -44,9 +49,9 @@ class Scheduler:
             function, *args, job_id=job_id, result_ttl=KEEP_RESULT, failure_ttl=KEEP_FAILURE
         )
 
-    def _at(self, at_ms, function, job_id, *args):
+    def _at(self, at_ms, function, job_id, *args, queue=None):
         when = datetime.fromtimestamp(at_ms / 1000, tz=UTC)
-        self.queue.enqueue_at(
+        (queue or self.queue).enqueue_at(
             when, function, *args, job_id=job_id, result_ttl=KEEP_RESULT, failure_ttl=KEEP_FAILURE
         )
 

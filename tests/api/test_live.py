@@ -127,7 +127,7 @@ def test_resign_and_return_need_the_seats_own_token(client):
     response = client.post(f"{path}/resign", headers=auth(game["seats"][0]["token"]))
     assert response.status_code == 200
     mine = view_of(client, game, 0)
-    assert mine["seats"][0]["resigned"] and mine["seats"][0]["bot"] == "random"
+    assert mine["seats"][0]["resigned"] and mine["seats"][0]["bot"] == "greedy"  # takeover_bot
 
 
 def test_only_the_creator_cancels_a_waiting_game(client):

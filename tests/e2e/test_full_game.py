@@ -3,6 +3,7 @@ against the real processes: gunicorn, projector, RQ worker and an embedded Redis
 
 import threading
 import time
+from importlib.util import find_spec
 
 import pytest
 import requests
@@ -76,8 +77,14 @@ def test_ctrl_c_stops_every_process(tmp_path_factory):
 
 def test_a_human_who_never_moves_is_timed_out_taken_over_and_the_game_finishes(stack):
     client = stack
+    # The default takeover level (greedy) once Alebrijes has its bot module.
+    level = "greedy" if find_spec("shared.bots.games.alebrijes") else "random"
     game = client.create(
-        [{"name": "ana"}] + [{"bot": "random"}] * 3, seed=7, rounds=1, turn_seconds=2
+        [{"name": "ana"}] + [{"bot": "random"}] * 3,
+        seed=7,
+        rounds=1,
+        turn_seconds=2,
+        takeover_bot=level,
     )
     deadline = time.monotonic() + 120
     while client.view(game["id"])["status"] != "finished":
@@ -87,7 +94,7 @@ def test_a_human_who_never_moves_is_timed_out_taken_over_and_the_game_finishes(s
     kinds = [e["type"] for e in log]
     assert kinds.count("timed_out") >= 2
     takeover = kinds.index("seat_taken_over")
-    assert log[takeover] == {**log[takeover], "seat": 0, "reason": "timeouts"}
+    assert log[takeover] == {**log[takeover], "seat": 0, "reason": "timeouts", "bot": level}
     assert [e["seat"] for e in log[:takeover] if e["type"] == "timed_out"] == [0, 0]
     played_by_bot = [
         e

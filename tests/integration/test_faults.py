@@ -112,7 +112,7 @@ def test_sigkill_each_process_while_bots_humans_and_timers_play(tmp_path, keys):
         # A turn timer pending while every worker is killed fires within 10 s of
         # their restart.
         waiting = create("alebrijes", humans("ed", "flo"), {"turn_seconds": 2})["id"]
-        processes.wait_for(lambda: d.queue.scheduled_job_registry.get_job_ids(), timeout=10)
+        processes.wait_for(lambda: d.timers.scheduled_job_registry.get_job_ids(), timeout=10)
         stack.kill_workers()
         restarted = time.monotonic()
         processes.wait_for(lambda: _timed_out(d, waiting), timeout=10, every=0.1)

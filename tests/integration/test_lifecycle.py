@@ -99,7 +99,7 @@ def test_after_two_timeouts_in_a_row_a_bot_takes_the_seat_until_its_holder_retur
     start = deps.store.version(game_id)
     _, _, after = deps.service.timeout(game_id, 0, start)  # seat 0's second timeout
     assert kinds(deps, game_id, after=start)[:2] == ["timed_out", "seat_taken_over"]
-    assert after["seats"][0]["bot"] == "random" and after["seats"][0]["away"]
+    assert after["seats"][0]["bot"] == "greedy" and after["seats"][0]["away"]  # takeover_bot
     assert not after["seats"][1]["bot"]  # one timeout only
     deps.service.return_seat(game_id, 0)
     _, back = deps.service.load(game_id)
@@ -126,7 +126,7 @@ def test_a_holder_sending_a_command_takes_the_seat_back_from_its_bot(deps):
     game_id = deps.service.create(
         "alebrijes",
         [{"name": "a"}, {"name": "b"}],
-        {"seed": 3, "turn_seconds": 5, "zombie_after": 1},
+        {"seed": 3, "turn_seconds": 5, "zombie_after": 1, "takeover_bot": "random"},
     )["id"]
     deps.service.timeout(game_id, 0, deps.store.version(game_id))
     assert deps.service.load(game_id)[1]["seats"][0]["away"]
@@ -145,7 +145,7 @@ def test_a_bot_plays_a_seat_taken_over_and_only_then(deps):
     game_id = deps.service.create(
         "alebrijes",
         [{"name": "a"}, {"name": "b"}],
-        {"seed": 3, "zombie_after": 1, "turn_seconds": 5},
+        {"seed": 3, "zombie_after": 1, "turn_seconds": 5, "takeover_bot": "random"},
     )["id"]
     version = deps.store.version(game_id)
     with pytest.raises(RuleError):  # no bot plays seat 0 yet
@@ -157,7 +157,9 @@ def test_a_bot_plays_a_seat_taken_over_and_only_then(deps):
 
 
 def test_resigning_hands_the_seat_to_a_bot_for_good(deps):
-    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 4})["id"]
+    game_id = deps.service.create(
+        "alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 4, "takeover_bot": "random"}
+    )["id"]
     _, records, after = deps.service.resign(game_id, 0)
     assert records[0].event == {
         "type": "seat_taken_over",
@@ -197,7 +199,7 @@ def test_a_started_game_cannot_be_cancelled(deps):
 def test_the_real_scheduler_fires_a_short_timer(deps):
     game_id = deps.service.create("alebrijes", HUMAN_AND_BOT, {"seed": 5, "turn_seconds": 1})["id"]
     version = deps.projector().project(game_id)
-    worker = SimpleWorker([deps.queue], connection=deps.queue.connection, serializer=JSONSerializer)
+    worker = SimpleWorker(deps.queues, connection=deps.queue.connection, serializer=JSONSerializer)
     deadline = time.monotonic() + 10
     while "timed_out" not in kinds(deps, game_id):
         assert time.monotonic() < deadline, "the timer never fired"

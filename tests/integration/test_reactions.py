@@ -31,7 +31,7 @@ def kinds(deps, game_id):
 
 def run_due_jobs(deps, until, timeout=10.0):
     """Run the worker, with its scheduler, until `until()` holds."""
-    worker = SimpleWorker([deps.queue], connection=deps.queue.connection, serializer=JSONSerializer)
+    worker = SimpleWorker(deps.queues, connection=deps.queue.connection, serializer=JSONSerializer)
     projector = deps.projector()
     deadline = time.monotonic() + timeout
     while not until():

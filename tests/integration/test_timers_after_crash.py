@@ -33,7 +33,7 @@ def test_a_pending_turn_timer_fires_within_10_s_of_a_restarted_worker(
         time.sleep(1)  # its clock (or scheduler) is up and holds the queue
         game_id = d.service.create("alebrijes", humans("ana", "bo"), {"turn_seconds": 2})["id"]
         d.projector(consumer="test").project(game_id)  # schedules the seat's timer
-        assert d.queue.scheduled_job_registry.count == 1
+        assert d.timers.scheduled_job_registry.count == 1  # timers have their own queue
     finally:
         processes.kill_tree(first)  # the worker and anything it forked, mid-wait
     second = processes.start("worker", env, tmp_path / "worker.log")
@@ -66,7 +66,7 @@ def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(real_deps):
 
 
 def test_the_clock_moves_a_due_job_onto_its_queue(real_deps):
-    queue = real_deps.queue
+    queue = real_deps.timers
     real_deps.scheduler.turn_timer("g1", 0, 5, int(time.time() * 1000) - 1)
     assert queue.count == 0 and queue.scheduled_job_registry.count == 1
     Clock([queue]).tick()

@@ -8,6 +8,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services.worker import jobs
+from services.worker.clock import Clock
 from shared import bots, jsonutil
 
 FOUR_BOTS = [{"bot": "random"}] * 4
@@ -16,17 +17,21 @@ QUICK_BOTS = [{"bot": "random", "reaction_seconds": 0}] * 4
 
 
 def run_until_quiet(deps, projector, max_rounds=5000):
-    """Alternate projector and worker (with its scheduler, for the bots' reactions)
-    until the game is over or nothing is left to do now."""
+    """Alternate projector and worker (with the worker's clock moving the jobs that
+    fall due, such as the bots' reactions) until the game is over or nothing is left
+    to do now."""
     rq = deps.queue.connection
-    worker = SimpleWorker([deps.queue], connection=rq, serializer=JSONSerializer)
+    worker = SimpleWorker(deps.queues, connection=rq, serializer=JSONSerializer)
+    clock = Clock(deps.queues)
     projector.join_group()
     for _ in range(max_rounds):
         handled = projector.poll(block_ms=1)
-        due = rq.zcount(deps.queue.scheduled_job_registry.key, 0, time.time())
-        if not handled and deps.queue.count == 0 and not due:
+        due = sum(rq.zcount(q.scheduled_job_registry.key, 0, time.time()) for q in deps.queues)
+        if not handled and not any(q.count for q in deps.queues) and not due:
             return
-        worker.work(burst=True, with_scheduler=bool(due), logging_level="ERROR")
+        if due:
+            clock.tick()
+        worker.work(burst=True, logging_level="ERROR")
     raise AssertionError("the game did not settle")
 
 
@@ -67,9 +72,9 @@ def test_a_bot_decides_from_its_own_seats_view_only(deps, projector, monkeypatch
     seen = []
     real_choose = bots.choose
 
-    def spy(bot, view, rng):
+    def spy(bot, view, feed, rng, think_ms=None):
         seen.append(view)
-        return real_choose(bot, view, rng)
+        return real_choose(bot, view, feed, rng, think_ms)
 
     monkeypatch.setattr(bots, "choose", spy)
     game_id = deps.service.create("alebrijes", [{"name": "ana"}, {"bot": "random"}], {"seed": 3})[

@@ -108,7 +108,7 @@ def test_a_timeout_and_the_takeover_it_causes_are_notified_for_that_seat():
     notes, current = webhooks.notifications("g1", before, records_of(timed, len(events) + 1))
     lifecycle = [(n["kind"], n["seat"]) for n in notes if n["kind"] != "your_turn"]
     assert lifecycle == [("timed_out", seat), ("seat_taken_over", seat)]
-    assert notes[1]["data"] == {"bot": "random", "reason": "timeouts"}
+    assert notes[1]["data"] == {"bot": "greedy", "reason": "timeouts"}  # takeover_bot
     other = webhooks.seat_subscriber(1 - seat)
     assert all(webhooks.for_subscriber(n, other, current) is None for n in notes[:2])
 

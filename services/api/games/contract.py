@@ -57,6 +57,10 @@ class OptionsInForce(Schema):
     published = fields.Boolean(metadata={"description": "Abluxxen."})
     turn_seconds = fields.Integer(allow_none=True)
     zombie_after = fields.Integer()
+    takeover_bot = fields.String(
+        validate=validate.OneOf(table.BOTS),
+        metadata={"description": "The bot level that plays a timed-out or resigned seat."},
+    )
 
 
 class SeatRecord(Schema):
@@ -71,6 +75,10 @@ class SeatRecord(Schema):
     )
     resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
     reaction_seconds = fields.Float(required=True, metadata={"description": "A bot's delay."})
+    think_ms = fields.Integer(
+        allow_none=True,
+        metadata={"description": "The ismcts bot's time per decision; null: the default."},
+    )
 
 
 # --- lifecycle events: the same in every game's log
@@ -98,6 +106,10 @@ class GameCreated(Event):
     options = fields.Nested(OptionsInForce, required=True)
     turn_seconds = fields.Integer(allow_none=True, required=True)
     zombie_after = fields.Integer(required=True)
+    takeover_bot = fields.String(
+        validate=validate.OneOf(table.BOTS),
+        metadata={"description": "The bot level that plays a timed-out or resigned seat."},
+    )
     custom_deck = fields.Boolean(required=True)
     dealt_by_creator = fields.Boolean(
         metadata={"description": "The creator chose the seed or the deck (none: an old log)."}

@@ -1,0 +1,155 @@
+"""shared/bots/ismcts: the search answers with a legal command within its budget,
+sampling included, deterministically on a fake clock."""
+
+import random
+import time
+
+import pytest
+
+from shared.bots import ismcts
+from tests.bot_cases import CASE_PARAMS, TickClock, decision_points
+
+
+def _point(case, seed="search"):
+    return decision_points(case, seed, count=2)[-1]
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_the_search_answers_a_legal_command_within_its_budget(case):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        clock = TickClock(tick=0.001)
+        command = ismcts.search(view, feed, random.Random(1), think_ms=60, clock=clock)
+        assert command in view["legal"]
+        assert clock.readings > 10  # it did search
+        assert clock.now <= 0.060  # the last reading still within the 60 ms
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_sampling_counts_against_the_budget(case, monkeypatch):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module, clock, samples = case.module(), TickClock(tick=0.0005), []
+        real_sample = module.sample
+
+        def slow_sample(v, f, rng):  # every world costs 10 ms of the fake clock
+            samples.append(clock.now)
+            clock.now += 0.010
+            return real_sample(v, f, rng)
+
+        monkeypatch.setattr(module, "sample", slow_sample)
+        ismcts.search(view, feed, random.Random(3), think_ms=100, clock=clock)
+        assert 1 <= len(samples) <= 9  # 85 ms of search: at most 9 worlds of 10 ms
+        assert clock.now <= 0.100
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_on_a_fake_clock_the_search_is_deterministic_and_grows_with_its_budget(case, monkeypatch):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module, worlds = case.module(), []
+        real_sample = module.sample
+
+        def counted(v, f, rng):
+            worlds.append(1)
+            return real_sample(v, f, rng)
+
+        monkeypatch.setattr(module, "sample", counted)
+
+        def decide(think_ms):
+            worlds.clear()
+            command = ismcts.search(view, feed, random.Random(7), think_ms, clock=TickClock())
+            return command, len(worlds)
+
+        first, again = decide(50), decide(50)
+        assert first == again
+        assert decide(400)[1] > first[1] > 0
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_without_time_for_one_play_out_the_search_answers_as_greedy(case):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        greedy = case.module().greedy(view, feed, random.Random(5))
+        clock = TickClock(tick=1.0)  # the budget is gone at the second reading
+        assert ismcts.search(view, feed, random.Random(5), think_ms=20, clock=clock) == greedy
+
+
+def test_a_single_legal_command_is_sent_without_searching():
+    clock = TickClock()
+    view = {"game": "alebrijes", "seat": 0, "legal": [{"type": "exchange", "cards": []}]}
+    assert ismcts.search(view, [], random.Random(0), clock=clock) == view["legal"][0]
+    assert clock.readings == 0
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_on_the_real_clock_decisions_end_within_one_and_a_half_budgets(case):
+    with case.installed():
+        points = decision_points(case, "real clock", count=3)
+        think_ms, elapsed = 80, []
+        for _, _, _, view, feed in points:
+            start = time.perf_counter()
+            ismcts.search(view, feed, random.Random(9), think_ms=think_ms)
+            elapsed.append(time.perf_counter() - start)
+        # The machine is shared: allow one decision in three to be preempted.
+        within = [e for e in elapsed if e <= 1.5 * think_ms / 1000]
+        assert len(within) >= len(elapsed) - 1, elapsed
+
+
+def _search(seat):
+    search = ismcts.Search.__new__(ismcts.Search)
+    search.seat = seat
+    return search
+
+
+def test_the_reward_is_the_share_of_the_victory_shaped_by_the_scores_rank():
+    shared_win = {"winners": [0, 1], "scores": [5, 5, 2]}
+    lost = {"winners": [1], "scores": [3, 9, 1]}
+    w = ismcts.SCORE_WEIGHT
+    assert _search(0)._reward(shared_win) == pytest.approx((1 - w) * 0.5 + w * 0.75)
+    assert _search(2)._reward(shared_win) == pytest.approx(0.0)
+    assert _search(0)._reward(lost) == pytest.approx(w * 0.5)
+    assert _search(1)._reward(lost) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_the_cyclic_collector_waits_during_a_search_and_comes_back_after(case, monkeypatch):
+    import gc
+
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module, during = case.module(), []
+        real_sample = module.sample
+
+        def watched(v, f, rng):
+            during.append(gc.isenabled())
+            return real_sample(v, f, rng)
+
+        monkeypatch.setattr(module, "sample", watched)
+        assert gc.isenabled()
+        ismcts.search(view, feed, random.Random(4), think_ms=30, clock=TickClock())
+        assert during and not any(during)
+        assert gc.isenabled()
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_greedys_choice_stands_unless_another_command_beats_it_on_the_same_worlds(
+    case, monkeypatch
+):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        greedy = case.module().greedy(view, feed, random.Random(8))
+        target = next(c for c in view["legal"] if c != greedy)
+        monkeypatch.setattr(ismcts, "WIDENING", 100.0)  # every command from the first world
+        worlds = []
+
+        def play_out(search, world, command):
+            worlds.append(id(world))
+            return 1.0 if command == target else 0.5
+
+        monkeypatch.setattr(ismcts.Search, "play_out", play_out)
+        chosen = ismcts.search(view, feed, random.Random(8), think_ms=50, clock=TickClock())
+        assert chosen == target and len(set(worlds)) >= ismcts.MIN_WORLDS
+        # Every command tied with greedy's: greedy's choice stands.
+        monkeypatch.setattr(ismcts.Search, "play_out", lambda search, world, command: 0.5)
+        assert ismcts.search(view, feed, random.Random(8), 50, clock=TickClock()) == greedy

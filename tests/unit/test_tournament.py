@@ -1,0 +1,90 @@
+"""services/tournament: bots against bots in-process, seats rotating, a table per game."""
+
+import json
+
+import pytest
+
+from services import tournament
+from tests.bot_cases import CASE_PARAMS
+
+
+def test_seats_rotate_so_no_level_keeps_the_first_seat():
+    levels = ["ismcts", "greedy", "random"]
+    firsts = [tournament.seat_levels(levels, i)[0] for i in range(3)]
+    assert sorted(firsts) == sorted(levels)
+    assert all(sorted(tournament.seat_levels(levels, i)) == sorted(levels) for i in range(5))
+
+
+def test_the_wilson_interval_of_a_proportion():
+    low, high = tournament.wilson(0, 10)
+    assert low == 0 and high == pytest.approx(1.96**2 / (10 + 1.96**2), abs=1e-3)
+    low, high = tournament.wilson(50, 100)
+    assert low == pytest.approx(1 - high) and 0.40 < low < 0.41
+    assert tournament.wilson(100, 100)[1] == 1.0
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_a_few_games_with_every_level_end_and_are_summarised(case, tmp_path, capsys):
+    out = tmp_path / "results.json"
+    argv = [
+        *("--game", case.game, "--levels", "ismcts,greedy,random", "--games", "3"),
+        *("--seed", "smoke", "--think-ms", "20", "--json", str(out), "--quiet"),
+    ]
+    with case.installed():
+        summaries = tournament.play(argv)
+    (summary,) = summaries
+    assert summary["game"] == case.game and summary["games"] == 3
+    assert summary["unfinished"] == 0
+    rows = summary["levels"]
+    assert list(rows) == ["ismcts", "greedy", "random"]
+    # Every game has its whole victory shared out among the seats.
+    assert sum(r["win_share"] * r["seat_games"] for r in rows.values()) == pytest.approx(3)
+    for row in rows.values():
+        assert row["seat_games"] == 3 and row["fair_share"] == pytest.approx(1 / 3)
+        assert row["ci95"][0] <= row["win_share"] <= row["ci95"][1]
+        assert row["decisions"] > 0 and row["p50_ms"] <= row["p99_ms"]
+    # The median only: the p99 of a few dozen 20 ms decisions on a shared machine is
+    # one preemption; the tournament measures it over many.
+    assert rows["ismcts"]["p50_ms"] <= 1.5 * 20
+    printed = capsys.readouterr().out
+    assert case.game in printed and "ismcts" in printed and "95% CI" in printed
+    written = json.loads(out.read_text())
+    assert written["summaries"] == json.loads(json.dumps(summaries))
+    assert written["arguments"] == argv
+
+
+def test_bad_arguments_are_refused(capsys):
+    for argv in (
+        ["--levels", "greedy,genius"],
+        ["--game", "chess"],
+        ["--think-ms", "5"],
+        ["--game", "alakablast", "--levels", "random"],
+    ):
+        with pytest.raises(SystemExit):
+            tournament.main(argv)
+    assert "levels: random, greedy, ismcts" in capsys.readouterr().err
+
+
+def test_games_played_in_several_processes_give_the_same_table():
+    argv = ["--game", "alien", "--levels", "random,random", "--games", "4", "--quiet"]
+    alone = tournament.play([*argv, "--jobs", "1"])
+    shared = tournament.play([*argv, "--jobs", "2"])
+
+    def untimed(summaries):
+        return [
+            {k: v for k, v in row.items() if not k.endswith("_ms")}
+            for row in summaries[0]["levels"].values()
+        ]
+
+    assert untimed(alone) == untimed(shared) and alone[0]["games"] == 4
+
+
+def test_the_console_script_runs_a_tournament_and_exits_0():
+    from click.testing import CliRunner
+
+    from services import cli
+
+    argv = ["tournament", "--game", "alebrijes", "--levels", "random,random", "--games", "2"]
+    result = CliRunner().invoke(cli.cli, [*argv, "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "alebrijes: 2 games, 2 players" in result.output
