@@ -34,8 +34,15 @@ test: $(TOOLS)
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-# The fault suite and the Redis Cluster failover: real processes SIGKILLed, minutes long.
+# Slow proofs, apart from `make test`: the fault suite and the Redis Cluster failover
+# (real processes SIGKILLed, minutes long), and /play driven in headless Chromium
+# (Debian's chromium and chromium-driver, installed here when missing; no browser
+# download; screenshots land in .artifacts/screenshots/).
 test-slow: $(TOOLS)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
+	  { apt-get update -qq && apt-get install -y -qq chromium chromium-driver; } || \
+	  { echo "make test-slow needs Debian's chromium and chromium-driver:" \
+	    "apt-get install -y chromium chromium-driver"; exit 1; }
 	$(BIN)/python -m pytest -m slow
 
 lint: $(TOOLS)

@@ -1,10 +1,10 @@
 """`python -m services.replay LOG.json [--at VERSION] [--seat SEAT]`: check a finished
 game's log offline and show the table at any version, as any seat saw it.
 
-LOG.json is what GET /v1/games/{id}/events?limit=1000 answers (or its "events" list).
-Checks that the revealed seed and salt give the published seed_sha256 and that the
-rules decide every logged event again (shared.replay.check). Exits 1 when the log does
-not check out.
+LOG.json is what GET /v1/games/{id}/export (or .../events?limit=1000) answers, its
+"events" list, or the same as JSON Lines (one event a line). Checks that the revealed
+seed and salt give the published seed_sha256 and that the rules decide every logged
+event again (shared.replay.check). Exits 1 when the log does not check out.
 """
 
 import argparse
@@ -21,7 +21,11 @@ def main(argv=None):
     parser.add_argument("--seat", type=int, help="as this seat saw it (default: spectator)")
     args = parser.parse_args(argv)
     with open(args.log) as file:
-        loaded = json.load(file)
+        text = file.read()
+    try:
+        loaded = json.loads(text)
+    except json.JSONDecodeError:  # JSON Lines: one event a line
+        loaded = [json.loads(line) for line in text.splitlines() if line.strip()]
     records = loaded["events"] if isinstance(loaded, dict) else loaded
     problems = replay.check(records)
     for problem in problems:

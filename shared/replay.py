@@ -57,7 +57,10 @@ def _decide_again(events):
         if decided is None:
             kind = events[position]["type"]
             return [f"event {position + 1} ({kind}) follows from no command"]
-        if events[position : position + len(decided)] != decided:
+        logged = events[position : position + len(decided)]
+        if logged != decided and logged == decided[: len(logged)]:
+            return ["the log ends in the middle of a decision: it is truncated"]
+        if logged != decided:
             return [f"the events from {position + 1} are not what the rules decide"]
         current = table.fold(decided, current)
         position += len(decided)
@@ -90,3 +93,134 @@ def _decision(current, event):
     if kind == table.EXPIRED:
         return table.expire(current, event["reason"])
     return None
+
+
+EVERYONE = "all"  # a seat that sees every hand: a finished log is public
+
+
+def view_at(records, version, seat):
+    """A finished game replayed: the table at `version` (or, inside a decision, at its
+    end) as `seat` saw it then (None: a spectator; EVERYONE: every hand), with the
+    events up to there as that seat saw them then, and the `steps` to step through.
+    The events are redacted as of a running game, as the seat saw them, even though
+    the finished log is whole and public now."""
+    version = min(v for v in steps(records) if v >= version)  # never a decision half done
+    chosen = [r for r in records if r["version"] <= version]
+    current = table_at(chosen)
+    at = chosen[-1]["at"] if chosen else None
+    running = {**current, "status": "active"}  # what the table redacted while it ran
+    if seat == EVERYONE:
+        shown = chosen
+        seen = table.view(current, version, None)
+        everyone = [table.view(current, version, s) for s in range(len(current["seats"]))]
+    else:
+        shown = [{**table.redact(running, bare(r), seat), **_envelope(r)} for r in chosen]
+        seen = table.view(current, version, seat)
+        everyone = None
+    return {
+        "game": current["game"],
+        "version": version,
+        "at": at,
+        "seat": seat,
+        "view": seen,
+        "everyone": everyone,
+        "events": shown,
+        "steps": steps(records),
+    }
+
+
+def _envelope(record):
+    return {k: record[k] for k in ENVELOPE}
+
+
+def problems_of_upload(records):
+    """The first problem of an uploaded log, checked as `check` does and more: the
+    records are whole (a version and a time each, in order from 1) and the game is
+    over. [] when it checks out."""
+    shape = shape_problem(records)
+    if shape:
+        return [shape]
+    try:
+        problems = check(records)
+        if problems:
+            return problems[:1]
+        if table_at(records)["status"] != "finished":
+            return ["the log ends before the game does: it is truncated"]
+    except (RuleError, KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        # An uploaded log is anyone's JSON: what the rules cannot fold is a bad log.
+        return [f"the log cannot be replayed: {type(error).__name__} {error}"]
+    return []
+
+
+def shape_problem(records):
+    """The first problem of an uploaded log's form (not an event list, versions out of
+    order, times going back), or None."""
+    if not isinstance(records, list) or not records:
+        return "the log holds no events"
+    for position, record in enumerate(records, start=1):
+        if not isinstance(record, dict) or not isinstance(record.get("type"), str):
+            return f"event {position} is not an event object with a type"
+        for name in ENVELOPE:
+            value = record.get(name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                return f"event {position} has no whole-number {name}"
+        if record["version"] != position:
+            return f"event {position} has version {record['version']}: reordered or missing"
+        if position > 1 and record["at"] < records[position - 2]["at"]:
+            return f"event {position} was appended before event {position - 1}"
+    return None
+
+
+def fork(records, version, game_id, seats, seed, salt=""):
+    """The events that open a fork of a finished game: a new table, `game_id`, that
+    starts from the original's position at `version` (inside a decision: at its end,
+    as the replay shows it) with new `seats` (the shape of a
+    new game's) and its own `seed`, dealing nothing (see shared/fork.py). Its
+    game_created records where it came from (`forked_from`) and the position; its seed
+    is committed to, salted, like any game's."""
+    if not 0 < version <= records[-1]["version"]:
+        raise RuleError("bad_version", f"the game has versions 1 to {records[-1]['version']}")
+    version = min(v for v in steps(records) if v >= version)  # a decision's end
+    original = table_at(records, version)
+    if original["status"] != "active":
+        raise RuleError("bad_version", f"the game was {original['status']} at version {version}")
+    if len(seats) != len(original["seats"]):
+        raise RuleError("bad_request", f"a fork of this game has {len(original['seats'])} seats")
+    options = {
+        **original["options"],
+        "turn_seconds": original["turn_seconds"],
+        "zombie_after": original["zombie_after"],
+        "takeover_bot": table.takeover_bot(original),
+    }
+    created = table.create(game_id, original["game"], seats, options, seed, salt)[0]
+    created = {
+        **created,
+        "forked_from": {"game": original["id"], "version": version},
+        "position": original["rules"],
+    }
+    opened = table.evolve(None, created)
+    if any(s["open"] for s in opened["seats"]):
+        return [created]
+    return [created, *table.opening(opened)]
+
+
+def steps(records):
+    """The versions a seat could see the table at: the end of each decision (a command
+    and all it caused is one append, never seen half done), in order."""
+    return [r["version"] for r in records if _decided_up_to(records, r["version"])]
+
+
+def _decided_up_to(records, version):
+    """Whether `version` ends a decision: it is the last, or the next event begins one
+    (a seat claimed, a command, a timeout, a timer, a seat resigned or returned, a
+    webhook paused, the game called off)."""
+    if version >= len(records):
+        return True
+    following, kind = records[version], records[version]["type"]  # the record of version + 1
+    beginnings = (table.CLAIMED, table.COMMANDED, table.TIMED_OUT, table.FIRED, table.CANCELLED)
+    if kind in (*beginnings, table.PAUSED, table.EXPIRED):
+        return True
+    if kind == table.TAKEN_OVER:
+        return following["reason"] == "resigned"
+    # A holder's command takes the seat back first: that seat_returned is part of it.
+    return kind == table.RETURNED and records[version - 1]["type"] != table.COMMANDED

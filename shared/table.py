@@ -8,7 +8,7 @@ time of each event come from the caller, never from here.
 
 import hashlib
 
-from shared import bots, games
+from shared import bots, fork, games
 from shared.games.base import RuleError
 
 BOTS = bots.LEVELS
@@ -189,6 +189,8 @@ def opening(table):
     """game_started and the deal, once every seat is taken."""
     started = {"type": STARTED}
     table = evolve(table, started)
+    if table.get("forked_from") is not None:
+        return [started]  # a fork starts from its position: nothing is dealt
     events = rules_of(table).decide(table["rules"], None, {"type": "start"})
     return [started, *_with_end(table, events)]
 
@@ -364,7 +366,11 @@ def evolve(table, event, at=None):
             "deck": table["deck"],
             "options": table["options"],
         }
-        table = {**table, "status": "active", "rules": rules_of(table).initial(config)}
+        if table.get("forked_from") is not None:
+            rules = fork.resumed(table["position"], table["seed"])
+        else:
+            rules = rules_of(table).initial(config)
+        table = {**table, "status": "active", "rules": rules}
     elif kind in (COMMANDED, FIRED, PAUSED):
         pass  # a record of what was decided on (or of a paused webhook); no change
     elif kind == ENDED:
@@ -404,6 +410,8 @@ def _created(event):
     # Logs from before salted commitments: no salt, and no record of who dealt.
     table["seed_salt"] = event.get("seed_salt", "")
     table["dealt_by_creator"] = event.get("dealt_by_creator", event["custom_deck"])
+    # A fork starts from another game's position (see shared/fork.py).
+    table.update(forked_from=event.get("forked_from"), position=event.get("position"))
     n = len(event["seats"])
     return {
         **table,

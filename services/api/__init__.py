@@ -9,7 +9,7 @@ from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from services.api import body, caching, cors, errors, fields, idempotency, limits, schemas
+from services.api import body, caching, client, cors, errors, fields, idempotency, limits, schemas
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 from services.ops import web as ops_web
@@ -84,18 +84,21 @@ def create_app(deps=None, *, spec_only=False):
         api.ma_plugin.converter.add_attribute_function(function)
     schemas.register_unions(api.spec)
 
-    from services.api import lobby, per_game, play, stream, webhooks
+    from services.api import lobby, per_game, play, replays, stream, webhooks
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
+    api.register_blueprint(replays.blp)
     api.register_blueprint(webhooks.blp)
     webhooks.document(api.spec)
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)
     app.add_url_rule(f"{DOCS_FILES}/<path:name>", "docs_files", _docs_file)
+    client.install(app)
     # First: every later hook and error answer sees the request id; its timing covers them.
     ops_web.install(app)  # request ids, access log, metrics, /healthz, /readyz, /metrics
+    replays.install(app)  # before idempotency reads a body: uploads may be larger
     if deps is not None:
         limits.install(app, deps)
     idempotency.install(app)
@@ -114,7 +117,11 @@ DOCS_FILES = "/docs/files"
 
 def _json_bodies_only():
     """Every request body is JSON: anything else is a 415, whichever route it reaches."""
+    from services.api import replays
+
     if request.method == "POST" and request.content_length and not request.is_json:
+        if replays.takes_lines():
+            return
         raise ApiError("unsupported_media_type", "send the body as application/json")
 
 

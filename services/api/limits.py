@@ -1,6 +1,7 @@
 """Abuse limits, kept in the deployment's Redis so every API process counts together.
 
-- Opening tables: RATE_LIMIT_CREATE per client address (flask-limiter).
+- Opening tables (creating, forking, uploading a log): RATE_LIMIT_CREATE per client
+  address (flask-limiter).
 - Commands: RATE_LIMIT_COMMANDS per seat (flask-limiter); this also bounds how
   often the seat on turn in Alien may shout a wrong CAPTURED!, which costs nothing.
 - Open long-polls and event streams: at most RATE_LIMIT_STREAMS at once per client
@@ -28,7 +29,8 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from services.api.errors import ApiError, problem
 from shared import tokens
 
-CREATE = "games.Games"  # the endpoint that opens tables (POST)
+# The endpoints that open tables (POST): a creation, a fork, an uploaded log.
+CREATE = ("games.Games", "replays.Fork", "replays.Upload")
 COMMANDS = ".Commands"  # endpoints that take commands: play's and each game's typed one
 
 # KEYS[1] the address's leases; ARGV: now (ms), lease deadline (ms), lease id, cap,
@@ -70,7 +72,7 @@ def install(app, deps):
         config.rate_limit_commands, "commands", key_func=_seat, methods=["POST"]
     )
     for endpoint, view in list(app.view_functions.items()):
-        if endpoint == CREATE:
+        if endpoint in CREATE:
             app.view_functions[endpoint] = create(view)
         elif endpoint.endswith(COMMANDS):
             app.view_functions[endpoint] = commands(view)

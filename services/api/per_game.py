@@ -11,7 +11,7 @@ A game id of another game is a 404 here.
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from services.api import schemas
+from services.api import replays, schemas
 from services.api.deps import errors
 from services.api.games import CONTRACTS
 from services.api.play import BEARER, VIEW_DOC, command_answer, events_answer, view_answer
@@ -75,6 +75,7 @@ def blueprint(contract):
         @blp.doc(
             security=BEARER,
             operationId=f"get{title}Events",
+            responses=replays.lines_doc(f"{title}EventPage"),
             summary=f"A {title} game's event log, as the caller may see it",
         )
         def get(self, query, game_id):

@@ -10,7 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from services.api import schemas
+from services.api import replays, schemas
 from services.api.auth import seat_of
 from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
@@ -173,7 +173,7 @@ class Events(MethodView):
     @blp.arguments(schemas.EventsQuery, location="query", error_status_code=400)
     @blp.response(200, "EventPage")
     @errors(blp, 400, 401, 403, 404)
-    @blp.doc(security=BEARER, operationId="getEvents")
+    @blp.doc(security=BEARER, operationId="getEvents", responses=replays.lines_doc("EventPage"))
     def get(self, query, game_id):
         """The game's event log after version `after`: as the caller's seat (or a
         spectator) may see it while the game runs, whole once it has finished."""
@@ -189,5 +189,7 @@ def events_answer(game_id, query, game=None):
         raise ApiError("unknown_game", f"{game_id} is a game of {current['game']}")
     records = d.store.read(game_id, after=query["after"], limit=query["limit"])
     events = [event_as_seen(current, r, seat) for r in records]
+    if replays.wants_lines():
+        return replays.lines_response(events, PRIVATE)
     answer = {"game": current["game"], "events": events, "version": version}
     return json_response(answer, headers=PRIVATE)

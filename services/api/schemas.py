@@ -6,7 +6,8 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from services.api.errors import STATUS
 from services.api.fields import Count, Flag, Seconds, Seed, Text
 from services.api.games import CONTRACTS
-from services.api.games.contract import PublicSeat, Summary
+from services.api.games.contract import ForkedFrom, PublicSeat, Summary
+from services.api.games.replay import REPLAYS
 from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
 from shared import bots, games, table
 
@@ -170,6 +171,50 @@ class Claimed(Schema):
     token = fields.String(required=True)
 
 
+class ReplayQuery(Schema):
+    at = fields.Integer(
+        validate=validate.Range(min=1),
+        metadata={"description": "The version to replay to (default: the last)."},
+    )
+    seat = fields.Integer(
+        validate=validate.Range(min=0),
+        metadata={"description": "As this seat saw it (default: a spectator)."},
+    )
+    everyone = fields.Boolean(
+        load_default=False,
+        metadata={"description": "Every hand: the log of a finished game is public."},
+    )
+
+
+class Fork(Schema):
+    at = fields.Integer(
+        required=True,
+        validate=validate.Range(min=1),
+        metadata={"description": "The original's version the fork starts from."},
+    )
+    seats = fields.List(
+        fields.Nested(SeatSpec),
+        required=True,
+        validate=validate.Length(min=1, max=8),
+        metadata={"description": "The fork's seats, as many as the original's."},
+    )
+
+
+class Forked(Created):
+    forked_from = fields.Nested(ForkedFrom, required=True)
+
+
+class Imported(Schema):
+    id = fields.String(required=True, metadata={"description": "The stored copy's game id."})
+    game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
+    version = fields.Integer(required=True)
+    verdict = fields.String(
+        required=True,
+        validate=validate.OneOf(["checks_out"]),
+        metadata={"description": "The seed matches its hash and every decision was re-decided."},
+    )
+
+
 class Changed(Schema):
     version = fields.Integer(required=True, metadata={"description": "The game's new version."})
 
@@ -237,6 +282,7 @@ UNIONS = {
     "View": {game: contract.view for game, contract in CONTRACTS.items()},
     "EventPage": {game: contract.event_page for game, contract in CONTRACTS.items()},
     "Moved": {game: contract.moved for game, contract in CONTRACTS.items()},
+    "Replay": REPLAYS,
 }
 
 

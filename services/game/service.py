@@ -35,7 +35,11 @@ class GameService:
         # Drawn from the OS: the seed (unless the creator chose one) and the salt that
         # keeps its public hash from giving a small chosen seed away.
         seed, salt = secrets.token_hex(16), secrets.token_hex(16)
-        events = table.create(game_id, game, seats, options, seed, salt)
+        return self.open(game_id, table.create(game_id, game, seats, options, seed, salt))
+
+    def open(self, game_id, events):
+        """Store the events that open a new table (a creation, a fork). Returns its id,
+        version and the human seats' tokens."""
         at = self._now_ms()
         version = self.store.append(game_id, 0, events, at)
         created = table.fold((e, at) for e in events)

@@ -5,6 +5,8 @@ games against `make run`'s stack using only their typed calls and models.
   from the typed `legal` list, round-tripped through its class and sent with the typed
   per-game operation; every model parsed has nothing left in `additional_properties`
   (every field is in the document).
+  The finished games are then replayed, exported, uploaded back and forked through the
+  typed replay operations.
 - openapi-generator (`python`): its models parse every view and event those games
   produced, as each seat and a spectator saw them.
 - TypeScript (openapi-typescript + openapi-fetch): compiles under `tsc --strict` and
@@ -170,6 +172,27 @@ def test_openapi_python_client_types_the_generic_view_by_game(stack, generated, 
     for game, (typed, _) in played.items():
         view = get_view.sync(client=typed.anonymous, game_id=typed.id)
         assert type(view).__name__ == f"{game.capitalize()}View"
+
+
+def test_openapi_python_client_replays_exports_imports_and_forks_typed(played, generated):
+    from tablestream_client.api.replays import export_game, fork_game, get_replay, import_replay
+    from tablestream_client.models import Fork, SeatSpec, SeatSpecBot
+
+    for game, (typed, _) in played.items():
+        title, anyone = game.capitalize(), typed.anonymous
+        replay = get_replay.sync(client=anyone, game_id=typed.id, at=8, seat=1)
+        assert type(replay).__name__ == f"{title}Replay" and leftovers(replay) == []
+        assert type(replay.view).__name__ == f"{title}View" and replay.view.seat == 1
+        everyone = get_replay.sync(client=anyone, game_id=typed.id, at=8, everyone=True)
+        assert [view.seat for view in everyone.everyone] == list(range(PLAYERS))
+        log = export_game.sync(client=anyone, game_id=typed.id)
+        assert type(log).__name__ == f"{title}EventPage" and leftovers(log) == []
+        imported = import_replay.sync(client=anyone, body=log)
+        assert imported.verdict.value == "checks_out" and imported.version == log.version
+        seats = [SeatSpec(name="ana"), *[SeatSpec(bot=SeatSpecBot("random"))] * (PLAYERS - 1)]
+        forked = fork_game.sync(client=anyone, game_id=typed.id, body=Fork(at=8, seats=seats))
+        assert forked.forked_from.game == typed.id and forked.forked_from.version >= 8
+        assert forked.seats[0].token
 
 
 @pytest.mark.parametrize("game", list(GAMES))

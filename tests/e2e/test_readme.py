@@ -3,7 +3,8 @@
 Every indented block of README.md that starts with `curl` is run by bash, in order,
 with only what a reader substitutes changed: the server's address (the stack listens on
 a free port, not 8000), `ID` and `TOKEN` (from the creation's answer). Like a reader,
-the test lets the bots finish their turns between blocks. Every answer must be a 2xx.
+the test lets the bots finish their turns between blocks, and before the replay
+examples plays the game to its end. Every answer must be a 2xx.
 """
 
 import json
@@ -32,12 +33,13 @@ def curl_blocks(text):
     return commands
 
 
-def run(command):
+def run(command, cwd):
     done = subprocess.run(
         ["bash", "-c", command + " -w '\\n%{http_code}'"],
         capture_output=True,
         text=True,
         timeout=30,
+        cwd=cwd,
     )
     assert done.returncode == 0, done.stderr
     body, _, status = done.stdout.rpartition("\n")
@@ -56,7 +58,21 @@ def settle(client, game_id, version):
     raise AssertionError("the bots did not finish their turns")
 
 
-def test_every_curl_example_of_the_readme_runs(stack):
+AFTER_THE_END = ("/replay", "/export", "/v1/replays", "/fork")
+
+
+def finish(client, game_id, token):
+    """Play seat 0's first legal command until the game is over, as a reader would."""
+    deadline = time.monotonic() + 60
+    while (view := client.view(game_id, token))["status"] == "active":
+        assert time.monotonic() < deadline, "the game did not end"
+        if 0 in view["to_act"] and view["legal"]:
+            client.command(game_id, token, view["legal"][0])
+        else:
+            time.sleep(0.05)  # the bots' turns
+
+
+def test_every_curl_example_of_the_readme_runs(stack, tmp_path):
     blocks = curl_blocks((ROOT / "README.md").read_text())
     assert len(blocks) >= 5 and "POST localhost:8000/v1/games " in blocks[0]
     address = stack.base.removeprefix("http://")
@@ -67,9 +83,11 @@ def test_every_curl_example_of_the_readme_runs(stack):
         if game_id is not None:
             command = re.sub(r"/ID/", f"/{game_id}/", command)
             command = command.replace("Bearer TOKEN", f"Bearer {token}")
-        status, body = run(command)
+            if any(path in command for path in AFTER_THE_END):
+                finish(stack, game_id, token)
+        status, body = run(command, tmp_path)
         assert 200 <= status < 300, f"{block}\n-> {status} {body}"
-        answer = json.loads(body)
+        answer = json.loads(body or (tmp_path / "game.json").read_text())
         if game_id is None:
             game_id = answer["id"]
             token = answer["seats"][0]["token"]

@@ -148,6 +148,37 @@ def test_the_command_line_checks_a_log_file_and_shows_a_seats_view(tmp_path, cap
     assert replay_cli.main([str(path)]) == 1
 
 
+def test_the_command_line_reads_json_lines_too(tmp_path, capsys):
+    log = finished_log("alien", {})
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in log))
+    assert replay_cli.main([str(path)]) == 0
+    assert f"{len(log)} events" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
+def test_a_fork_keeps_the_position_shuffles_the_pile_and_its_log_checks_out(game, options):
+    log = finished_log(game, options)
+    at = next(r["version"] - 1 for r in log[len(log) // 2 :] if r["type"] == "commanded")
+    seats = [{"name": "x"}, {"name": "y"}, {"name": "z"}]
+    events = replay.fork(log, at, "f1", seats, "fresh")
+    assert [e["type"] for e in events] == ["game_created", "game_started"]
+    assert events[0]["forked_from"] == {"game": "g1", "version": at}
+    forked, position = table.fold(events), replay.table_at(log, at)["rules"]
+    assert forked["rules"]["hands"] == position["hands"]
+    assert sorted(forked["rules"]["draw_pile"]) == sorted(position["draw_pile"])
+    assert forked["rules"]["seed"] == "fresh" and table.to_act(forked)
+    rng = random.Random(2)
+    while forked["status"] != "finished":
+        seat = table.to_act(forked)[0]
+        command = rng.choice(table.rules_of(forked).legal(forked["rules"], seat))
+        batch = table.play(forked, seat, command)
+        forked = table.fold(batch, forked)
+        events += batch
+    records = [{**e, "version": v, "at": 1} for v, e in enumerate(events, start=1)]
+    assert replay.problems_of_upload(records) == []
+
+
 def test_the_replay_command_checks_the_salted_seed(tmp_path, capsys):
     log = finished_log("alebrijes", {"rounds": 1})
     assert log[0]["seed_salt"] == "salt" and log[-1]["seed_salt"] == "salt"

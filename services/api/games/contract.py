@@ -89,6 +89,15 @@ class Event(Schema):
     at = fields.Integer(required=True, metadata={"description": "Append time, ms since the epoch."})
 
 
+class ForkedFrom(Schema):
+    game = fields.String(required=True, metadata={"description": "The original game's id."})
+    version = fields.Integer(required=True, metadata={"description": "Its version forked."})
+
+
+class ImportedFrom(Schema):
+    game = fields.String(required=True, metadata={"description": "The game's id where it ran."})
+
+
 class GameCreated(Event):
     type = tag(table.CREATED)
     id = fields.String(required=True)
@@ -112,6 +121,17 @@ class GameCreated(Event):
     seed_salt = fields.String(metadata={"description": "Only in a finished game's log."})
     deck = fields.List(
         fields.String(), allow_none=True, metadata={"description": "Only once finished."}
+    )
+    forked_from = fields.Nested(ForkedFrom, metadata={"description": "A fork's original."})
+    position = fields.Dict(
+        metadata={
+            "description": "A fork's position: the original's rules state at the version "
+            "forked (public: the original has finished). Its draw pile is shuffled again "
+            "with the fork's seed."
+        }
+    )
+    imported_from = fields.Nested(
+        ImportedFrom, metadata={"description": "An uploaded log (POST /v1/replays)."}
     )
 
 

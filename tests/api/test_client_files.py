@@ -1,0 +1,42 @@
+"""The reference client at /play: served, shipped in the package, and a client of the
+public API only."""
+
+import fnmatch
+import re
+import tomllib
+
+import yaml
+
+from services.api import client as play_client
+from services.api import openapi
+from tests.e2e.conftest import ROOT
+
+
+def test_play_serves_the_page_and_its_files(client):
+    assert client.get("/play").status_code == 308
+    page = client.get("/play/")
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    for name in re.findall(rb'(?:src|href)="([\w.]+\.(?:js|css))"', page.get_data()):
+        assert client.get(f"/play/{name.decode()}").status_code == 200
+    assert client.get("/play/missing.js").status_code == 404
+
+
+def test_the_client_calls_only_documented_paths():
+    script = (play_client.FILES / "play.js").read_text()
+    called = re.findall(r"[`\"](/(?:v1|openapi)[^`\"?]*)", script)
+    assert len(called) >= 7
+    documented = [
+        re.sub(r"\{[^}]+\}", "*", p) for p in yaml.safe_load(openapi.PATH.read_text())["paths"]
+    ]
+    for path in called:
+        pattern = re.sub(r"\$\{[^}]+\}", "*", path)
+        assert path == "/openapi.json" or any(fnmatch.fnmatch(d, pattern) for d in documented), path
+
+
+def test_the_client_files_are_package_data():
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    (globs,) = config["tool"]["setuptools"]["package-data"].values()
+    shipped = {
+        p.relative_to(play_client.FILES.parents[1]).as_posix() for p in play_client.FILES.iterdir()
+    }
+    assert shipped and all(any(fnmatch.fnmatch(f, g) for g in globs) for f in shipped)
