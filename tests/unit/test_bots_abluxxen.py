@@ -12,48 +12,13 @@ from shared import table as tables
 from shared.bots.games import abluxxen as bot
 from shared.bots.games.abluxxen import sampling
 from shared.games import abluxxen
+from tests.bot_games import BotGames, search_view
 
-MAX_STEPS = 3000  # a game takes a few hundred commands; a bug must not hang the test
 CONFIGURATIONS = [(2, {}), (3, {"published": True}), (4, {}), (5, {"published": True})]
 
 
-def play(players, options, seed, greedy_seats=(0,), visit=None):
-    """Play one seeded game, `greedy_seats` greedy and the others random; call
-    `visit(table, seat to act, API view, its feed)` at every position. The final table
-    and every seat's feed."""
-    seats = [{"name": f"p{seat}"} for seat in range(players)]
-    events = tables.create("g", "abluxxen", seats, {**options, "seed": str(seed)}, str(seed))
-    table, feeds = None, [[] for _ in range(players)]
-    rng = random.Random(seed)
-    for _ in range(MAX_STEPS):
-        for event in events:
-            table = tables.evolve(table, event)
-            for seat in range(players):
-                feeds[seat].append(tables.redact(table, event, seat))
-        if table["status"] != "active":
-            return table, feeds
-        (seat,) = tables.to_act(table)
-        view = tables.view(table, 0, seat)
-        if visit:
-            visit(table, seat, view, list(feeds[seat]))
-        if seat in greedy_seats:
-            command = bot.greedy(view, feeds[seat], rng)
-        else:
-            command = rng.choice(view["legal"])
-        events = tables.play(table, seat, command)
-    raise AssertionError(f"game {seed} did not end in {MAX_STEPS} steps")
-
-
-def positions(players, options, seed, greedy_seats=(0,)):
-    """Every position of one game (see play) as (table, seat, view, feed)."""
-    seen = []
-    play(players, options, seed, greedy_seats, lambda *position: seen.append(position))
-    return seen
-
-
-def search_view(view):
-    """The minimal view a search rollout builds."""
-    return {key: view[key] for key in ("game", "seat", "to_act", "legal", "state", "options")}
+GAMES = BotGames("abluxxen", bot)
+play, positions = GAMES.play, GAMES.positions
 
 
 def every_card(state):
