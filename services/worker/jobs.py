@@ -75,8 +75,11 @@ def fire_turn_timer(game_id, seat, version):
 
 def fire_table_timer(game_id, key):
     """The table's timer `key` has run out: the table sends its command, unless the
-    timer has gone meanwhile (a window every seat stacked on)."""
-    moved = deps_module.current().service.table_timer(game_id, key)
+    timer has gone meanwhile (a window every seat stacked on, a game that has ended)."""
+    try:
+        moved = deps_module.current().service.table_timer(game_id, key)
+    except RuleError as error:  # e.g. the game ended while the window was open
+        return f"stale: {error.code}"
     return "stale" if moved is None else "fired"
 
 

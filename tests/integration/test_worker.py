@@ -91,6 +91,14 @@ def test_a_bot_decides_from_its_own_seats_view_only(deps, projector, monkeypatch
     assert "hand" in seen[0]["state"] and seen[0]["state"]["hand"] != human_hand
 
 
+def test_a_table_timer_of_a_game_that_is_over_is_a_no_op(deps):
+    created = deps.service.create("alien", [{"name": "a"}, {"open": True}], {"seed": 1})
+    deps.service.cancel(created["id"])
+    after = deps.store.version(created["id"])
+    assert jobs.fire_table_timer(created["id"], "window") == "stale: game_not_active"
+    assert deps.store.version(created["id"]) == after
+
+
 def test_a_stale_bot_job_is_a_no_op(deps, projector):
     game_id = deps.service.create("alebrijes", [{"bot": "random"}, {"name": "b"}], {"seed": 1})[
         "id"
