@@ -60,7 +60,10 @@ def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(real_deps):
     queue = real_deps.queue
     first, second = Clock([queue]), Clock([queue])
     stop = first.start()
-    processes.wait_for(lambda: second.tick() == [] and first.tick() == [queue.name], timeout=15)
+    # The first clock takes the lease (asking the second first could let it win the race
+    # with the first's thread, and then keep the lease by renewing it on every ask).
+    processes.wait_for(lambda: first.tick() == [queue.name], timeout=5)
+    assert second.tick() == []
     stop()
     assert second.tick() == [queue.name]
 
