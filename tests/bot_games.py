@@ -2,7 +2,9 @@
 with every position as the acting seat saw it (its API view and its own feed)."""
 
 import random
+from collections import Counter
 
+from shared import games
 from shared import table as tables
 
 MAX_STEPS = 3000  # a game takes a few hundred commands; a bug must not hang the test
@@ -47,6 +49,18 @@ class BotGames:
         seen = []
         self.play(players, options, seed, greedy_seats, lambda *position: seen.append(position))
         return seen
+
+    def check_sample(self, seat, view, feed, rng, every_card):
+        """A world sampled for the seat: it shows the seat exactly its view, the seats to
+        act and its legal commands, and holds every card of the game once
+        (`every_card(state)` counts them). Returns it."""
+        rules = games.get(self.game)
+        sampled = self.bot.sample(view, feed, rng)
+        assert rules.view(sampled, seat) == view["state"]
+        assert rules.to_act(sampled) == view["to_act"]
+        assert rules.legal(sampled, seat) == view["legal"]
+        assert every_card(sampled) == Counter(rules.CARDS)
+        return sampled
 
 
 def search_view(view):

@@ -64,12 +64,7 @@ def test_greedy_beats_random(players, published):
 
 
 def check_sample(table, seat, view, feed, rng):
-    sampled = bot.sample(view, feed, rng)
-    assert abluxxen.view(sampled, seat) == view["state"]
-    assert abluxxen.to_act(sampled) == view["to_act"]
-    assert abluxxen.legal(sampled, seat) == view["legal"]
-    assert every_card(sampled) == Counter(abluxxen.CARDS)
-    return sampled
+    return GAMES.check_sample(seat, view, feed, rng, every_card)
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)

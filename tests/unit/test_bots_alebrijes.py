@@ -62,12 +62,7 @@ def test_greedy_beats_random(players):
 
 
 def check_sample(table, seat, view, feed, rng):
-    sampled = bot.sample(view, feed, rng)
-    assert alebrijes.view(sampled, seat) == view["state"]
-    assert alebrijes.to_act(sampled) == view["to_act"]
-    assert alebrijes.legal(sampled, seat) == view["legal"]
-    assert every_card(sampled) == Counter(alebrijes.CARDS)
-    return sampled
+    return GAMES.check_sample(seat, view, feed, rng, every_card)
 
 
 @pytest.mark.parametrize(("players", "options"), CONFIGURATIONS)
