@@ -8,8 +8,9 @@ under three key prefixes, plays `--games` 2-seat Alebrijes games to the end thro
 game service (seeded random legal commands, the bench's game) and projects them: with
 the policy off; with it on; with it on and the games' clock set back past the TTL, so
 that the projector's PEXPIREAT has already run out (Redis drops such keys at once).
-Every game's keys are then measured with MEMORY USAGE, as bench/compare.py does. Memory
-is deterministic here: one run is the figure, no interleaving needed.
+Every game's keys are then measured with MEMORY USAGE, as bench/compare.py does, and
+`INFO memory`'s used_memory is read before and after each third. Memory is deterministic
+here (up to the allocator): one run is the figure, no interleaving needed.
 """
 
 import argparse
@@ -73,10 +74,12 @@ def run(client, games, seed, ttl):
                         token_secret="bench", key_prefix=keys.prefix)  # fmt: skip
         d = deps_module.build(config, client=client, queue_client=client)
         d.service.clock = lambda back=back: time.time() - back
+        used_before = client.info("memory")["used_memory"]
         ids = play(d, games, seed)
         projector = Projector(d.store, retention=Retention(seconds))
         for game_id in ids:
             projector.project(game_id)
+        used = client.info("memory")["used_memory"] - used_before
         rows = measure(client, keys, ids)
         events = sum(r[2] for r in rows)
         figures[label] = {
@@ -88,6 +91,7 @@ def run(client, games, seed, ttl):
             "keys_per_game_median": statistics.median(r[3] for r in rows),
             "keys_with_ttl_median": statistics.median(r[4] for r in rows),
             "game_bytes_per_event": sum(r[0] for r in rows) / events,
+            "used_memory_per_event": used / events,
         }
     return figures
 
@@ -109,13 +113,14 @@ def main():
     columns = ("B/event (stream)", "B/game (median)", "events/game", "keys/game", "with TTL")
     widths = (17, 16, 11, 9, 8)
     head = " ".join(f"{c:>{w}}" for c, w in zip(columns, widths, strict=True))
-    print(f"{'policy':<14} {'games':>5} {'events':>7} {head} {'B/event (all)':>13}")
+    tail = f"{'B/event (all)':>13} {'used_memory/event':>17}"
+    print(f"{'policy':<14} {'games':>5} {'events':>7} {head} {tail}")
     for label, f in figures.items():
         print(
             f"{label:<14} {f['games']:>5} {f['events']:>7} {f['stream_bytes_per_event']:>17.0f} "
             f"{f['game_bytes_median']:>16,.0f} {f['game_events_median']:>11.0f} "
             f"{f['keys_per_game_median']:>9.0f} {f['keys_with_ttl_median']:>8.0f} "
-            f"{f['game_bytes_per_event']:>13.0f}"
+            f"{f['game_bytes_per_event']:>13.0f} {f['used_memory_per_event']:>17.0f}"
         )
 
 

@@ -92,11 +92,13 @@ def test_an_expired_finished_game_is_answered_from_its_stream_as_it_was(deps, cl
     finish(deps, game["id"])
     projector(deps, seconds=0).project(game["id"])
     before = answers(client, game)
+    exported = client.get(f"/v1/games/{game['id']}/export").get_json()
 
     projector(deps).rebuild()  # a week after its end: written anew, dropped at once
     assert not any(deps.redis.exists(k) for k in read_model_keys(deps, game["id"]))
     deps.service._cache.clear()  # another API process: nothing of the game in hand
     assert answers(client, game) == before
+    assert client.get(f"/v1/games/{game['id']}/export").get_json() == exported
     assert before["view 0"]["status"] == "finished"
 
 
