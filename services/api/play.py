@@ -5,6 +5,8 @@ resources under `/v1/{game}/...` with each game's exact types. Both call the fun
 below, so they answer byte for byte alike.
 """
 
+import functools
+
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -24,6 +26,8 @@ BEARER = [{"seatToken": []}, {}]
 # A seat's answers share one URL with every other seat's: caches must keep them apart.
 PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
 OVER = ("finished", "cancelled")
+# One instance for every request: webargs would build a Schema per request from a class.
+VIEW_QUERY = schemas.ViewQuery()
 
 VIEW_DOC = """What the caller's seat may see (a seat token), or the spectator view (none).
 
@@ -35,7 +39,7 @@ get 304 when nothing changed."""
 
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
-    @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
+    @blp.arguments(VIEW_QUERY, location="query", error_status_code=400)
     @blp.response(200, "View", headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
     @errors(blp, 400, 401, 403, 404, 429)
@@ -153,14 +157,21 @@ def json_object():
 
 
 def _validated(game, body):
-    schema = COMMAND_SCHEMAS[game].get(body["type"])
+    schema = _command_schema(game, body["type"])
     if schema is None:
         known = sorted(COMMAND_SCHEMAS[game])
         raise ApiError("bad_command", f"{game} has no command {body['type']!r}; try {known}")
     try:
-        return schema().load(body)
+        return schema.load(body)
     except ValidationError as error:
         raise ApiError("bad_command", "the command is not valid", error.messages) from None
+
+
+@functools.cache
+def _command_schema(game, command_type):
+    """One schema instance per command, built once: loading keeps no state in it."""
+    schema = COMMAND_SCHEMAS[game].get(command_type)
+    return None if schema is None else schema()
 
 
 def event_as_seen(current, record, seat):
