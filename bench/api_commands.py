@@ -1,6 +1,8 @@
 """Redis commands the API sends per request of the human move path, counted on a private
 Redis (INFO commandstats before and after each request, the app in-process, the
-projector run by hand between requests so its commands are not the API's).
+projector run by hand between requests so its commands are not the API's), and the
+round trips they took (writes to a Redis socket: a script or a pipeline is one; the
+commands a script runs count in commandstats, not as round trips).
 
     .venv/bin/python bench/api_commands.py            # RATE_LIMITS off, as the bench runs
     .venv/bin/python bench/api_commands.py --limits   # with the abuse limits on
@@ -17,14 +19,9 @@ from pathlib import Path
 
 import orjson
 import redis
+from redis.connection import AbstractConnection
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from services import deps as deps_module  # noqa: E402
-from services import embedded_redis  # noqa: E402
-from services.api import create_app  # noqa: E402
-from shared.config import Config  # noqa: E402
 
 
 def commandstats(client):
@@ -37,21 +34,44 @@ def commandstats(client):
     }
 
 
+class RoundTrips:
+    """Counts what this process writes to Redis sockets (one write a round trip)."""
+
+    count = 0
+
+    def __init__(self):
+        send = AbstractConnection.send_packed_command
+
+        def counting(connection, *args, **kwargs):
+            RoundTrips.count += 1
+            return send(connection, *args, **kwargs)
+
+        AbstractConnection.send_packed_command = counting
+
+
 def counted(client, request, *args, **kwargs):
-    """(answer, Counter of the commands Redis ran while `request(...)` ran)."""
+    """(answer, Counter of the commands Redis ran while `request(...)` ran, with the
+    round trips under "round trips")."""
     before = commandstats(client)
+    trips = RoundTrips.count
     answer = request(*args, **kwargs)
+    trips = RoundTrips.count - trips
     after = commandstats(client)
-    return answer, collections.Counter(
-        {name: calls - before.get(name, 0) for name, calls in after.items()}
-    ) - collections.Counter()
+    ran = collections.Counter({name: calls - before.get(name, 0) for name, calls in after.items()})
+    ran = ran - collections.Counter()
+    ran["round trips"] = trips
+    return answer, ran
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--limits", action="store_true", help="abuse limits on")
+    parser.add_argument("--root", default=ROOT, help="the checkout whose API to count")
     args = parser.parse_args()
+    sys.path.insert(0, str(Path(args.root).resolve()))
+    from services import embedded_redis
+
     with tempfile.TemporaryDirectory() as directory:
         process, url = embedded_redis.start(Path(directory))
         try:
@@ -62,6 +82,10 @@ def main():
 
 
 def run(url, args):
+    from services import deps as deps_module
+    from services.api import create_app
+    from shared.config import Config
+
     config = Config.from_env({"REDIS_URL": url, "RATE_LIMITS": "on" if args.limits else "off"})
     deps = deps_module.build(config)
     app = create_app(deps)
@@ -69,6 +93,8 @@ def run(url, args):
     projector.join_group()
     http = app.test_client()
     stats = redis.Redis.from_url(url)
+    stats.info("commandstats")  # its connection made before counting starts
+    RoundTrips()
     body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}], "options": {"seed": 7}}
     created = http.post("/v1/games", json=body).get_json()
     game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
@@ -116,9 +142,10 @@ def run(url, args):
     for kind, samples in kinds.items():
         names = sorted({name for sample in samples for name in sample})
         medians = {name: statistics.median(s[name] for s in samples) for name in names}
-        total = statistics.median(sum(s.values()) for s in samples)
+        total = statistics.median(sum(s.values()) - s["round trips"] for s in samples)
+        trips = medians.pop("round trips")
         detail = ", ".join(f"{name} {n:g}" for name, n in medians.items() if n)
-        print(f"  {kind}: {total:g} ({detail}) over {len(samples)} requests")
+        print(f"  {kind}: {total:g} ({detail}) in {trips:g} round trips, {len(samples)} requests")
 
 
 if __name__ == "__main__":
