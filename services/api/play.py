@@ -14,6 +14,7 @@ from marshmallow import ValidationError
 
 from services.api import replays, schemas
 from services.api.auth import seat_of
+from services.api.body import parsed as parsed_body
 from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
@@ -148,7 +149,7 @@ def json_object():
     if not request.is_json:
         raise ApiError("unsupported_media_type", "send the body as application/json")
     try:
-        body = jsonutil.loads(request.get_data())
+        body = parsed_body()
     except jsonutil.JSONDecodeError:
         raise ApiError("bad_request", "the body is not valid JSON") from None
     if not isinstance(body, dict):
