@@ -55,22 +55,44 @@ def view_answer(game_id, query, game=None):
     `game`, a game of another kind is unknown here."""
     d = deps()
     seat = seat_of(game_id, d.service.secret, required=False)
-    raw = _view(d, game_id, seat)
-    view = jsonutil.loads(raw)
-    if game is not None and view["game"] != game:
-        raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
     after = query.get("after")
-    if after is not None and view["version"] <= after and view["status"] not in OVER:
-        with open_wait(query["wait"]):
-            moved = watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id))
-        if not moved:
-            return Response(status=304, headers=PRIVATE)
+    if after is None:
         raw = _view(d, game_id, seat)
-        view = jsonutil.loads(raw)
+        view = _of_kind(jsonutil.loads(raw), game_id, game)
+    else:
+        # Registered before the first read, which takes the view and the projected
+        # version in one round trip: a long-poll that waits costs two, not three.
+        with watcher().watching(game_id, after) as waiter:
+            raw, version = _view_and_projected(d, game_id, seat)
+            view = _of_kind(jsonutil.loads(raw), game_id, game)
+            if view["version"] <= after and view["status"] not in OVER:
+                with open_wait(query["wait"]):
+                    moved = waiter.wait(query["wait"], lambda: projected(d, game_id), version)
+                if not moved:
+                    return Response(status=304, headers=PRIVATE)
+                raw = _view(d, game_id, seat)
+                view = jsonutil.loads(raw)
     etag = f'"{view["version"]}"'
     if request.if_none_match.contains_weak(str(view["version"])):
         return Response(status=304, headers={**PRIVATE, "ETag": etag})
     return json_response(raw, headers={**PRIVATE, "ETag": etag})
+
+
+def _of_kind(view, game_id, game):
+    """`view`, unless `game` names another kind of game than the view's."""
+    if game is not None and view["game"] != game:
+        raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
+    return view
+
+
+def _view_and_projected(d, game_id, seat):
+    """(the seat's view as JSON bytes, the version the read models show), one round
+    trip when the view is stored."""
+    pipe = d.redis.pipeline(transaction=False)
+    pipe.get(d.keys.view(game_id, seat))
+    pipe.hget(d.keys.checkpoint(game_id), "version")
+    raw, version = pipe.execute()
+    return (raw if raw is not None else _view(d, game_id, seat)), int(version or 0)
 
 
 def _view(d, game_id, seat):
