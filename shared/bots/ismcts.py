@@ -46,6 +46,7 @@ from importlib import import_module
 
 from shared import games
 from shared.games.base import RuleError
+from shared.games.common import clone
 
 THINK_MS = 300  # default budget of one decision
 MIN_THINK_MS, MAX_THINK_MS = 20, 5000  # what a seat may ask for
@@ -56,6 +57,7 @@ CONFIDENCE = 0.0  # standard errors its mean gain must be above zero
 SCORE_WEIGHT = 0.1  # share of the reward from the score's rank among the seats
 DEFAULT_CLOCK = time.perf_counter  # tests put a fake clock here to search deterministically
 MAX_STEPS = 5000  # a play-out longer than this (a bug) counts as a fair share
+FOLD_IN_PLACE = True  # fold a play-out's events into its own copy (bench/playouts.py)
 
 
 class OutOfTime(Exception):
@@ -162,11 +164,17 @@ class Search:
         self.rng = rng
         self.policy = self._greedy if rollout == "greedy" else self._random
         self.budget = budget
+        # A game whose rules fold in place (evolve_in_place) is played out on one copy
+        # of the world, folded into event by event; any other with evolve, which copies
+        # the state at every event.
+        self.in_place = getattr(self.rules, "evolve_in_place", None) if FOLD_IN_PLACE else None
 
     def play_out(self, world, command):
         """The seat's reward after it sends `command` in `world` and every seat then
-        plays its policy to the end."""
+        plays its policy to the end. `world` is not changed."""
         rules = self.rules
+        if self.in_place is not None:
+            world = clone(world)  # this play-out's own copy, folded in place
         state = self._apply(world, self.seat, command)
         for _ in range(MAX_STEPS):
             self.budget.check()
@@ -242,8 +250,9 @@ class Search:
             return self._fold(state, self.rules.decide(state, seat, fallback))
 
     def _fold(self, state, events):
+        fold = self.in_place or self.rules.evolve
         for event in events:
-            state = self.rules.evolve(state, event)
+            state = fold(state, event)
         return state
 
     def _reward(self, result):

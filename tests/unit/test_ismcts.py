@@ -153,3 +153,25 @@ def test_greedys_choice_stands_unless_another_command_beats_it_on_the_same_world
         # Every command tied with greedy's: greedy's choice stands.
         monkeypatch.setattr(ismcts.Search, "play_out", lambda search, world, command: 0.5)
         assert ismcts.search(view, feed, random.Random(8), 50, clock=TickClock()) == greedy
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_a_play_out_folds_in_place_on_its_own_copy_as_evolve_would(case, monkeypatch):
+    from shared.games.common import clone
+
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module = case.module()
+        world = module.sample(view, feed, random.Random(5))
+        untouched = clone(world)
+        budget = ismcts.Budget(TickClock(tick=0.0), 1000)
+        rewards = {}
+        for in_place in (True, False):
+            monkeypatch.setattr(ismcts, "FOLD_IN_PLACE", in_place)
+            search = ismcts.Search(view, random.Random(6), "greedy", budget)
+            if in_place:  # the games of this change fold in place; others fall back
+                expected = hasattr(search.rules, "evolve_in_place")
+                assert (search.in_place is not None) == expected
+            rewards[in_place] = [search.play_out(world, c) for c in view["legal"][:4]]
+            assert world == untouched
+        assert rewards[True] == rewards[False]
