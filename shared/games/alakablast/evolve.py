@@ -9,7 +9,7 @@ replace it), so an event may be reused after it is folded.
 
 from shared.games.alakablast.cards import sorted_spells
 from shared.games.alakablast.knowledge import tell, untold
-from shared.games.common import clone
+from shared.games.common import clone, fold_event
 
 
 def _card(spell, is_open):
@@ -144,11 +144,7 @@ def evolve(state, event):
 def evolve_in_place(state, event):
     """Fold `event` into `state` itself and return it: the same state as `evolve` gives,
     for a caller that owns `state`. Raises ValueError for an event Alakablast does not have."""
-    fold = FOLDS.get(event.get("type"))
-    if fold is None:
-        raise ValueError(f"Alakablast has no event type {event.get('type')!r}")
-    fold(state, event)
-    return state
+    return fold_event(FOLDS, state, event, "Alakablast", copy=False)
 
 
 def copy_state(state):

@@ -7,6 +7,7 @@ for a caller that owns it: decide's working copy, a search's play-out. Folds nev
 a reference to an event's lists, so an event may be reused after it is folded.
 """
 
+from ..common import fold_event
 from .facts import WIN_ALIENS, captured_card, is_clue
 
 
@@ -18,10 +19,7 @@ def evolve(state, event):
 def evolve_in_place(state, event):
     """Fold `event` into `state` itself and return it: the same state as `evolve` gives,
     for a caller that owns `state`. Raises ValueError for an event Alien does not have."""
-    fold = _FOLDS.get(event.get("type"))
-    if fold is None:
-        raise ValueError(f"Alien has no event type {event.get('type')!r}")
-    fold(state, event)
+    fold_event(_FOLDS, state, event, "Alien", copy=False)
     state["step"] += 1
     _settle_win(state)
     return state
