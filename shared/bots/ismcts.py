@@ -75,7 +75,7 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     budget = Budget(clock or DEFAULT_CLOCK, THINK_MS if think_ms is None else think_ms)
     search = Search(view, rng, rollout, budget)
     favourite = search.bots.greedy(view, feed, rng)
-    others = [c for c in legal if _key(c) != _key(favourite)]
+    others = [c for c in _searched(search.bots, view, feed) if _key(c) != _key(favourite)]
     rng.shuffle(others)
     candidates = [favourite, *others]
     gains = {}  # key -> [command, its reward minus greedy's choice's, world by world]
@@ -105,6 +105,13 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         if collecting:
             gc.enable()
     return _best(favourite, gains.values())
+
+
+def _searched(bots, view, feed):
+    """The commands worth a play-out: the game's `candidates(view, feed)` when its bot
+    module has one (it may leave out near-twins of a command), else every legal one."""
+    candidates = getattr(bots, "candidates", None)
+    return candidates(view, feed) if candidates else view["legal"]
 
 
 def _best(favourite, gains):

@@ -181,6 +181,12 @@ def _ask(state, me, asks, mine):
     position = max(cards, key=lambda i: (_uncertainty(mine[i]), -i))
     informants = list(dict.fromkeys(c["informant"] for c in asks if c["card"] == position))
     informant = min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
+    return _ask_with_claim(asks, mine, position, informant)
+
+
+def _ask_with_claim(asks, mine, position, informant):
+    """The ask about `position` of `informant`, claiming the likeliest element when a
+    claim may be made."""
     claims = [c for c in asks if c["card"] == position and c["informant"] == informant]
     elements = Counter()
     for spell, chance in mine[position].items():
@@ -191,6 +197,24 @@ def _ask(state, me, asks, mine):
         if wanted in claims:
             return wanted
     return claims[0]
+
+
+def candidates(view, feed):
+    """The commands worth searching (ismcts): on a turn, one ask per card and informant
+    (with the claim greedy would make) and one duel per rival and kind (with the clue that
+    tells the rival the least), rather than every claim and clue: the search compares
+    each on the same worlds, and a few dozen near-twins would share out its play-outs.
+    Otherwise every legal command."""
+    legal, state, me = view["legal"], view["state"], view["seat"]
+    if state["phase"] != "turn":
+        return legal
+    asks = [c for c in legal if c["type"] == "ask"]
+    duels = [c for c in legal if c["type"] == "duel"]
+    mine = beliefs(state, me, unseen(state, me), heard(view, feed))
+    pairs = dict.fromkeys((c["card"], c["informant"]) for c in asks)
+    chosen = [_ask_with_claim(asks, mine, card, informant) for card, informant in pairs]
+    kinds = dict.fromkeys((c["rival"], c["kind"]) for c in duels)
+    return chosen + [_duel(state, duels, rival, kind) for rival, kind in kinds]
 
 
 def _uncertainty(spells):
