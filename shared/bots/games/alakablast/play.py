@@ -16,7 +16,7 @@ Strategy (from the rulebook: ask to learn your open cards, duel when you know en
 
 from collections import Counter
 
-from shared.bots.games.alakablast.beliefs import SIDE, SPELLS, beliefs, fits, heard, unseen
+from shared.bots.games.alakablast.beliefs import SIDE, SPELLS, beliefs, fitting, heard, unseen
 from shared.games.alakablast.cards import DUEL_KINDS, duel_outcome, element, power
 from shared.games.alakablast.knowledge import clue_about, matches
 
@@ -87,8 +87,8 @@ def best_play(state, rival, kind, pool, worth):
     best_open, best_open_worth = None, -2.0
     for card in hand:
         if card["open"] and card["spell"] is not None:
-            told = card["told"]
-            guess = {s: n for s, n in pool.items() if n > 0 and fits(s, told)}
+            fit = fitting(card["told"])
+            guess = {s: n for s, n in pool.items() if n > 0 and s in fit}
             guess[card["spell"]] = guess.get(card["spell"], 0) + 1
             total = sum(guess.values())
             seems = sum(worth[s] * n for s, n in guess.items()) / total
