@@ -38,7 +38,6 @@ Every game's rules state holds its player count as `players`.
 """
 
 import gc
-import json
 import math
 import random
 import time
@@ -53,7 +52,7 @@ MIN_THINK_MS, MAX_THINK_MS = 20, 5000  # what a seat may ask for
 SEARCH_SHARE = 0.85  # of the budget: the rest is slack for the last step and the answer
 WIDENING = 2.0  # after n worlds, 1 + WIDENING * sqrt(n) candidates are played out
 MIN_WORLDS = 2  # worlds a candidate must have been compared on to replace greedy's
-CONFIDENCE = 0.0  # standard errors its mean gain must be above zero
+CONFIDENCE = 1.0  # standard errors its mean gain must be above zero
 SCORE_WEIGHT = 0.1  # share of the reward from the score's rank among the seats
 DEFAULT_CLOCK = time.perf_counter  # tests put a fake clock here to search deterministically
 MAX_STEPS = 5000  # a play-out longer than this (a bug) counts as a fair share
@@ -74,11 +73,9 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         return legal[0]
     budget = Budget(clock or DEFAULT_CLOCK, THINK_MS if think_ms is None else think_ms)
     search = Search(view, rng, rollout, budget)
-    favourite = search.bots.greedy(view, feed, rng)
-    others = [c for c in _searched(search.bots, view, feed) if _key(c) != _key(favourite)]
-    rng.shuffle(others)
-    candidates = [favourite, *others]
-    gains = {}  # key -> [command, its reward minus greedy's choice's, world by world]
+    candidates = _candidates(search.bots, view, feed, rng)
+    favourite = candidates[0]
+    gains = {}  # index -> [command, its reward minus greedy's choice's, world by world]
     # The play-outs make no reference cycles; a full collection of the process's heap
     # in the middle of a search (tens of ms in a big process) would make it late, so
     # the cyclic collector waits until the answer is ready.
@@ -96,8 +93,9 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
             for command in candidates[:width]:
                 search.rng = random.Random(luck)
                 rewards.append(search.play_out(world, command))
-            for command, reward in zip(candidates[1:width], rewards[1:], strict=True):
-                gains.setdefault(_key(command), [command, []])[1].append(reward - rewards[0])
+            for index in range(1, width):  # a candidate's place in the list is its key
+                command = candidates[index]
+                gains.setdefault(index, [command, []])[1].append(rewards[index] - rewards[0])
     except OutOfTime:
         pass
     finally:
@@ -107,11 +105,19 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     return _best(favourite, gains.values())
 
 
-def _searched(bots, view, feed):
-    """The commands worth a play-out: the game's `candidates(view, feed)` when its bot
-    module has one (it may leave out near-twins of a command), else every legal one."""
-    candidates = getattr(bots, "candidates", None)
-    return candidates(view, feed) if candidates else view["legal"]
+def _candidates(bots, view, feed, rng):
+    """The legal commands in the order the search tries them: greedy's choice first,
+    then the bot module's `rank` order when it has one (the most promising first),
+    else a random order."""
+    rank = getattr(bots, "rank", None)
+    if rank is not None:
+        ranked = rank(view, feed, rng)
+    else:
+        favourite = bots.greedy(view, feed, rng)
+        others = [c for c in view["legal"] if c != favourite]
+        rng.shuffle(others)
+        ranked = [favourite, *others]
+    return ranked
 
 
 def _best(favourite, gains):
@@ -128,10 +134,6 @@ def _best(favourite, gains):
         if mean > margin and mean > CONFIDENCE * error:
             best, margin = command, mean
     return best
-
-
-def _key(command):
-    return json.dumps(command, sort_keys=True)
 
 
 class Budget:
@@ -175,6 +177,10 @@ class Search:
         # of the world, folded into event by event; any other with evolve, which copies
         # the state at every event.
         self.in_place = getattr(self.rules, "evolve_in_place", None) if FOLD_IN_PLACE else None
+        # A bot module with `evaluate` (and HORIZON) has long games cut short: after
+        # HORIZON commands the play-out ends with evaluate's estimate of the reward.
+        self.evaluate = getattr(self.bots, "evaluate", None)
+        self.horizon = getattr(self.bots, "HORIZON", MAX_STEPS) if self.evaluate else MAX_STEPS
 
     def play_out(self, world, command):
         """The seat's reward after it sends `command` in `world` and every seat then
@@ -183,14 +189,18 @@ class Search:
         if self.in_place is not None:
             world = clone(world)  # this play-out's own copy, folded in place
         state = self._apply(world, self.seat, command)
-        for _ in range(MAX_STEPS):
+        for _ in range(self.horizon):
             self.budget.check()
-            if rules.result(state) is not None:
-                return self._reward(rules.result(state))
+            result = rules.result(state)
+            if result is not None:
+                return self._reward(result)
             state = self._step(state)
             if state is None:
-                break
-        return 1 / world["players"]  # stuck, or far too long: a fair share
+                return 1 / world["players"]  # stuck: a fair share
+        if self.evaluate is not None and rules.result(state) is None:
+            return self.evaluate(state, self.seat)
+        result = rules.result(state)
+        return 1 / world["players"] if result is None else self._reward(result)
 
     def _step(self, state):
         """One command of a play-out: a reflex when some seat has one worth sending,

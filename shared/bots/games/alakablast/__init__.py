@@ -2,7 +2,7 @@
 greedy play (play.py; Alakablast has no reflexes), and sampling the unseen cards from the
 seat's view and feed (sampling.py)."""
 
-from shared.bots.games.alakablast.play import candidates, greedy, reflex
+from shared.bots.games.alakablast.play import greedy, rank, reflex
 from shared.bots.games.alakablast.sampling import sample
 
-__all__ = ["candidates", "greedy", "reflex", "sample"]
+__all__ = ["greedy", "rank", "reflex", "sample"]

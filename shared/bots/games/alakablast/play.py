@@ -199,22 +199,27 @@ def _ask_with_claim(asks, mine, position, informant):
     return claims[0]
 
 
-def candidates(view, feed):
-    """The commands worth searching (ismcts): on a turn, one ask per card and informant
-    (with the claim greedy would make) and one duel per rival and kind (with the clue that
-    tells the rival the least), rather than every claim and clue: the search compares
-    each on the same worlds, and a few dozen near-twins would share out its play-outs.
-    Otherwise every legal command."""
+def rank(view, feed, rng):
+    """The commands worth searching (ismcts), greedy's choice first. On a turn, one ask
+    per card and informant (with the claim greedy would make) and one duel per rival and
+    kind (with the clue that tells the rival the least), rather than every claim and
+    clue: the search compares each on the same worlds, and a few dozen near-twins would
+    share out its few play-outs. Otherwise every legal command, in a random order."""
     legal, state, me = view["legal"], view["state"], view["seat"]
-    if state["phase"] != "turn":
-        return legal
-    asks = [c for c in legal if c["type"] == "ask"]
-    duels = [c for c in legal if c["type"] == "duel"]
-    mine = beliefs(state, me, unseen(state, me), heard(view, feed))
-    pairs = dict.fromkeys((c["card"], c["informant"]) for c in asks)
-    chosen = [_ask_with_claim(asks, mine, card, informant) for card, informant in pairs]
-    kinds = dict.fromkeys((c["rival"], c["kind"]) for c in duels)
-    return chosen + [_duel(state, duels, rival, kind) for rival, kind in kinds]
+    first = greedy(view, feed, rng)
+    if state["phase"] == "turn":
+        asks = [c for c in legal if c["type"] == "ask"]
+        duels = [c for c in legal if c["type"] == "duel"]
+        mine = beliefs(state, me, unseen(state, me), heard(view, feed))
+        pairs = dict.fromkeys((c["card"], c["informant"]) for c in asks)
+        rest = [_ask_with_claim(asks, mine, card, informant) for card, informant in pairs]
+        kinds = dict.fromkeys((c["rival"], c["kind"]) for c in duels)
+        rest += [_duel(state, duels, rival, kind) for rival, kind in kinds]
+    else:
+        rest = list(legal)
+    rest = [c for c in rest if c != first]
+    rng.shuffle(rest)
+    return [first, *rest]
 
 
 def _uncertainty(spells):
