@@ -234,7 +234,7 @@ def test_greedy_informs_in_the_dimension_that_tells_the_least():
 
 
 @pytest.mark.parametrize("players", [2, 3])
-def test_rank_is_greedys_choice_then_one_ask_per_card_and_informant_one_duel_per_kind(players):
+def test_rank_is_greedys_choice_then_one_ask_per_card_one_duel_per_rival_and_kind(players):
     checked = 0
     for tbl, log in every_position(players, greedy_policy, games=2):
         for seat in table_seats(tbl):
@@ -250,7 +250,7 @@ def test_rank_is_greedys_choice_then_one_ask_per_card_and_informant_one_duel_per
                 assert len(ranked) == len(legal)
                 continue
             checked += 1
-            for kind, fields in (("ask", ("card", "informant")), ("duel", ("rival", "kind"))):
+            for kind, fields in (("ask", ("card",)), ("duel", ("rival", "kind"))):
                 pairs = [tuple(c[f] for f in fields) for c in legal if c["type"] == kind]
                 ranked_pairs = [tuple(c[f] for f in fields) for c in ranked if c["type"] == kind]
                 assert sorted(ranked_pairs) == sorted(set(pairs))  # each once
@@ -266,4 +266,6 @@ def test_evaluate_shares_the_victory_by_gems():
     state["gems"] = [3, 1, 0]
     values = [evaluation.evaluate(state, s) for s in range(3)]
     assert values[0] > values[1] > values[2] > 0 and abs(sum(values) - 1) < 1e-9
+    state["duel"] = {"attacker": 2, "rival": 1, "stake": 2}  # cut short in a duel
+    assert evaluation.evaluate(state, 2) > values[2] and evaluation.evaluate(state, 0) < values[0]
     assert evaluation.HORIZON >= 1

@@ -179,9 +179,14 @@ def _ask(state, me, asks, mine):
     claiming the likeliest element when nothing is known of the card."""
     cards = sorted({c["card"] for c in asks})
     position = max(cards, key=lambda i: (_uncertainty(mine[i]), -i))
+    return _ask_with_claim(asks, mine, position, _informant(state, asks, position))
+
+
+def _informant(state, asks, position):
+    """Whom to ask about `position`: the player with the fewest gems (the first clockwise
+    on a tie), whose turn a clue helps least."""
     informants = list(dict.fromkeys(c["informant"] for c in asks if c["card"] == position))
-    informant = min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
-    return _ask_with_claim(asks, mine, position, informant)
+    return min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
 
 
 def _ask_with_claim(asks, mine, position, informant):
@@ -201,18 +206,19 @@ def _ask_with_claim(asks, mine, position, informant):
 
 def rank(view, feed, rng):
     """The commands worth searching (ismcts), greedy's choice first. On a turn, one ask
-    per card and informant (with the claim greedy would make) and one duel per rival and
-    kind (with the clue that tells the rival the least), rather than every claim and
-    clue: the search compares each on the same worlds, and a few dozen near-twins would
-    share out its few play-outs. Otherwise every legal command, in a random order."""
+    per card (of the informant and with the claim greedy would choose) and one duel per
+    rival and kind (with the clue that tells the rival the least), rather than every
+    informant, claim and clue: the search compares each on the same worlds, and a few
+    dozen near-twins would share out its few play-outs. Otherwise every legal command, in
+    a random order."""
     legal, state, me = view["legal"], view["state"], view["seat"]
     first = greedy(view, feed, rng)
     if state["phase"] == "turn":
         asks = [c for c in legal if c["type"] == "ask"]
         duels = [c for c in legal if c["type"] == "duel"]
         mine = beliefs(state, me, unseen(state, me), heard(view, feed))
-        pairs = dict.fromkeys((c["card"], c["informant"]) for c in asks)
-        rest = [_ask_with_claim(asks, mine, card, informant) for card, informant in pairs]
+        cards = dict.fromkeys(c["card"] for c in asks)
+        rest = [_ask_with_claim(asks, mine, card, _informant(state, asks, card)) for card in cards]
         kinds = dict.fromkeys((c["rival"], c["kind"]) for c in duels)
         rest += [_duel(state, duels, rival, kind) for rival, kind in kinds]
     else:
