@@ -8,9 +8,11 @@ Positions are taken from greedy-against-greedy games (every few turn decisions o
 tournament's in-process table), so the views and feeds are real. At each position the
 search's own code samples a world and plays it out from greedy's command, for
 --seconds of wall time. Prints, per game, the median over positions of play-outs per
-second and of ms per play-out. With --compare, each position is measured with the
-search's folds on its own copy (ismcts.FOLD_IN_PLACE) and with evolve (a copy of the
-state per event), interleaved (A,B then B,A), and the ratio's median is printed too.
+second and of ms per play-out. A bot module with `evaluate` cuts its play-outs short
+after HORIZON commands, as the search does; --full plays them to the end. With
+--compare, each position is measured with the search's folds on its own copy
+(ismcts.FOLD_IN_PLACE) and with evolve (a copy of the state per event), interleaved
+(A,B then B,A), and the ratio's median is printed too.
 Bounded: --positions positions of --seconds each per game and mode.
 """
 
@@ -49,12 +51,16 @@ def positions(game, players, count, seed):
     return found
 
 
-def measure(view, feed, seconds, in_place, seed):
-    """Play-outs finished in `seconds` from this position, and their mean seconds."""
+def measure(view, feed, seconds, in_place, seed, full=False):
+    """Play-outs finished in `seconds` from this position, and their mean seconds;
+    `full`: every play-out to the game's end, even where the bot module would cut it
+    short (evaluate, HORIZON)."""
     ismcts.FOLD_IN_PLACE = in_place
     rng = random.Random(seed)
     budget = ismcts.Budget(time.perf_counter, 10_000_000)
     search = ismcts.Search(view, rng, "greedy", budget)
+    if full:
+        search.evaluate, search.horizon = None, ismcts.MAX_STEPS
     command = search.bots.greedy(view, feed, rng)
     gc.disable()  # as the search does
     try:
@@ -77,6 +83,7 @@ def main():
     parser.add_argument("--seconds", type=float, default=0.5)
     parser.add_argument("--seed", default="1")
     parser.add_argument("--compare", action="store_true", help="in-place folds against evolve")
+    parser.add_argument("--full", action="store_true", help="play every play-out to the end")
     args = parser.parse_args()
     modes = [True, False] if args.compare else [ismcts.FOLD_IN_PLACE]
     print(f"{'game':<11} {'mode':<9} {'positions':>9} {'playouts/s':>10} {'ms/playout':>10}")
@@ -86,7 +93,7 @@ def main():
         for i, (view, feed) in enumerate(found):
             order = modes if i % 2 == 0 else modes[::-1]  # interleaved: A, B, B, A, ...
             for mode in order:
-                rates[mode].append(measure(view, feed, args.seconds, mode, i))
+                rates[mode].append(measure(view, feed, args.seconds, mode, i, args.full))
         for mode in modes:
             per_s = statistics.median(r for r, _ in rates[mode])
             ms = statistics.median(t for _, t in rates[mode]) * 1000

@@ -50,7 +50,7 @@ from shared.games.common import clone
 THINK_MS = 300  # default budget of one decision
 MIN_THINK_MS, MAX_THINK_MS = 20, 5000  # what a seat may ask for
 SEARCH_SHARE = 0.85  # of the budget: the rest is slack for the last step and the answer
-WIDENING = 2.0  # after n worlds, 1 + WIDENING * sqrt(n) candidates are played out
+WIDENING = 1.0  # after n worlds, 1 + WIDENING * sqrt(n) candidates are played out
 MIN_WORLDS = 2  # worlds a candidate must have been compared on to replace greedy's
 CONFIDENCE = 1.0  # standard errors its mean gain must be above zero
 SCORE_WEIGHT = 0.1  # share of the reward from the score's rank among the seats
