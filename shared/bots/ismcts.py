@@ -102,7 +102,8 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         search.rng = rng
         if collecting:
             gc.enable()
-    return _best(favourite, gains.values())
+    # A bot module may ask for its own CONFIDENCE (a game whose search gets many worlds).
+    return _best(favourite, gains.values(), getattr(search.bots, "CONFIDENCE", CONFIDENCE))
 
 
 def _candidates(bots, view, feed, rng):
@@ -120,9 +121,9 @@ def _candidates(bots, view, feed, rng):
     return ranked
 
 
-def _best(favourite, gains):
+def _best(favourite, gains, confidence=CONFIDENCE):
     """The command whose mean gain over greedy's choice is the largest, if it is above
-    CONFIDENCE standard errors of that mean (and measured on MIN_WORLDS worlds at
+    `confidence` standard errors of that mean (and measured on MIN_WORLDS worlds at
     least); else greedy's choice."""
     best, margin = favourite, 0.0
     for command, diffs in gains:
@@ -131,7 +132,7 @@ def _best(favourite, gains):
             continue
         mean = sum(diffs) / n
         error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        if mean > margin and mean > CONFIDENCE * error:
+        if mean > margin and mean > confidence * error:
             best, margin = command, mean
     return best
 

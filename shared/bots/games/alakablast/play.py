@@ -129,31 +129,43 @@ def greedy(view, feed, rng):
 
 
 def _choose(state, me, legal, pool, mine):
-    duel = state["duel"]
-    rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
-    worth = against(duel["kind"], pool)
-    theirs = rival_play(state, rival, duel["kind"], pool, worth)
-    scores = edges(duel["kind"], mine, theirs)
+    scores = _choose_scores(state, me, pool, mine)
     # On a tie of edges, play an open card: the bot keeps the cards it knows.
     hand = state["hands"][me]
     best = max(range(len(hand)), key=lambda i: (round(scores[i], 6), hand[i]["open"], -i))
     return {"type": "choose", "card": best}
 
 
+def _choose_scores(state, me, pool, mine):
+    """Per position of my hand, its edge against the card the rival is likely to play."""
+    duel = state["duel"]
+    rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
+    worth = against(duel["kind"], pool)
+    theirs = rival_play(state, rival, duel["kind"], pool, worth)
+    return edges(duel["kind"], mine, theirs)
+
+
 def _turn(state, me, legal, pool, mine):
     asks = [c for c in legal if c["type"] == "ask"]
     duels = [c for c in legal if c["type"] == "duel"]
     best, best_edge = None, -2.0
+    for pair, edge in _duel_edges(state, duels, pool, mine).items():
+        if edge > best_edge:
+            best, best_edge = pair, edge
+    if best is not None and (not asks or best_edge >= DUEL_EDGE):
+        return _duel(state, duels, *best)
+    return _ask(state, me, asks, mine)
+
+
+def _duel_edges(state, duels, pool, mine):
+    """{(rival, kind): the edge of my best card in that duel}, rivals in seat order."""
+    found = {}
     worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
     for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
         worth = worths[kind]
         edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
-        edge += 0.01 * state["gems"][rival]  # beat the leader when it is as easy
-        if edge > best_edge:
-            best, best_edge = (rival, kind), edge
-    if best is not None and (not asks or best_edge >= DUEL_EDGE):
-        return _duel(state, duels, *best)
-    return _ask(state, me, asks, mine)
+        found[rival, kind] = edge + 0.01 * state["gems"][rival]  # the leader, when as easy
+    return found
 
 
 def _duel(state, duels, rival, kind):
@@ -205,27 +217,38 @@ def _ask_with_claim(asks, mine, position, informant):
 
 
 def rank(view, feed, rng):
-    """The commands worth searching (ismcts), greedy's choice first. On a turn, one ask
-    per card (of the informant and with the claim greedy would choose) and one duel per
-    rival and kind (with the clue that tells the rival the least), rather than every
-    informant, claim and clue: the search compares each on the same worlds, and a few
-    dozen near-twins would share out its few play-outs. Otherwise every legal command, in
-    a random order."""
+    """The commands worth searching (ismcts), greedy's choice first, the likeliest
+    rivals to it next (the search plays out the first few on the most worlds).
+
+    On a turn, one ask per card (of the informant and with the claim greedy would choose)
+    and one duel per rival and kind (with the clue that tells the rival the least),
+    rather than every informant, claim and clue: the search compares each on the same
+    worlds, and a few dozen near-twins would share out its few play-outs. Greedy's ask
+    comes first of the asks, the duels by their edge. In a duel, every card by its edge;
+    otherwise every legal command in a random order."""
     legal, state, me = view["legal"], view["state"], view["seat"]
     first = greedy(view, feed, rng)
-    if state["phase"] == "turn":
+    phase = state["phase"]
+    if phase in ("turn", "duel"):
+        pool = unseen(state, me)
+        mine = beliefs(state, me, pool, heard(view, feed))
+    if phase == "turn":
         asks = [c for c in legal if c["type"] == "ask"]
         duels = [c for c in legal if c["type"] == "duel"]
-        mine = beliefs(state, me, unseen(state, me), heard(view, feed))
-        cards = dict.fromkeys(c["card"] for c in asks)
-        rest = [_ask_with_claim(asks, mine, card, _informant(state, asks, card)) for card in cards]
-        kinds = dict.fromkeys((c["rival"], c["kind"]) for c in duels)
-        rest += [_duel(state, duels, rival, kind) for rival, kind in kinds]
+        by_edge = _duel_edges(state, duels, pool, mine)
+        rest = [_duel(state, duels, *pair) for pair in sorted(by_edge, key=by_edge.get)[::-1]]
+        if asks:
+            cards = sorted(
+                dict.fromkeys(c["card"] for c in asks), key=lambda i: -_uncertainty(mine[i])
+            )
+            rest[1:1] = [_ask_with_claim(asks, mine, c, _informant(state, asks, c)) for c in cards]
+    elif phase == "duel":
+        scores = _choose_scores(state, me, pool, mine)
+        rest = sorted(legal, key=lambda c: -scores[c["card"]])
     else:
         rest = list(legal)
-    rest = [c for c in rest if c != first]
-    rng.shuffle(rest)
-    return [first, *rest]
+        rng.shuffle(rest)
+    return [first, *(c for c in rest if c != first)]
 
 
 def _uncertainty(spells):
