@@ -85,7 +85,7 @@ def main():
     parser.add_argument("--compare", action="store_true", help="in-place folds against evolve")
     parser.add_argument("--full", action="store_true", help="play every play-out to the end")
     args = parser.parse_args()
-    modes = [True, False] if args.compare else [ismcts.FOLD_IN_PLACE]
+    modes = [True, False] if args.compare else [getattr(ismcts, "FOLD_IN_PLACE", False)]
     print(f"{'game':<11} {'mode':<9} {'positions':>9} {'playouts/s':>10} {'ms/playout':>10}")
     for game in args.game.split(","):
         found = positions(game, args.players, args.positions, args.seed)

@@ -6,27 +6,47 @@ The seat knows only its view and its feed. The search repeats, while time lasts:
    game's bot module (`sample`), the others' hidden cards (and a duel card a rival
    already chose in secret) dealt at random, never read from the table;
 2. play that same world out once from each candidate command (greedy's choice first,
-   then others in a random order, more of them as worlds accumulate: 1 + 2 sqrt(n)
-   after n worlds), with the same random numbers for each, so that candidates are
-   compared on the same deal rather than on luck. In a play-out every seat, the
-   searching one included after its first command, plays `greedy` on its own view of
-   the world (no seat sees another's cards, not even in the search); Alien's reflexes
-   (claims, stacks) go out before each command, and a table timer fires when nobody
-   must act;
+   then the others in the bot module's `rank` order when it has one, else in a random
+   order; more of them as worlds accumulate: 1 + WIDENING sqrt(n) after n worlds),
+   with the same random numbers for each, so that candidates are compared on the same
+   deal rather than on luck. In a play-out every seat, the searching one included
+   after its first command, plays `greedy` on its own view of the world (no seat sees
+   another's cards, not even in the search); Alien's reflexes (claims, stacks) go out
+   before each command, and a table timer fires when nobody must act;
 3. score each end for the seat: its share of the victory (1/len(winners) when it is a
-   winner), with SCORE_WEIGHT of the reward from the rank of its score.
+   winner), with SCORE_WEIGHT of the reward from the rank of its score. A bot module
+   with `evaluate(state, seat)` and HORIZON has its play-outs cut short after HORIZON
+   commands: `evaluate` reads the world's standing as a reward from 0 to 1.
 
 The answer is the candidate whose reward beat greedy's choice by the most on the
-worlds both were played in (at least two), else greedy's choice.
+worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE standard
+errors of the mean gain), else greedy's choice.
+
+The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
+`evaluate` with `HORIZON` (optional, defaults above). The rules module's: a game with
+`evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
+events folded into it; any other with `evolve`, which copies the state at every event.
+
+Speed (bench/playouts.py, whole play-outs per second, median of 6 positions, 2 players,
+1 December 2026, load average 10.6 to 11.2 on the shared 2 cores, three interleaved
+runs of the code before (4aebf5c) and after; the ratios scatter with the load):
+Alebrijes x1.46, Alien x1.10, Alakablast x1.61, Abluxxen x2.5 (clone without a call
+per leaf for every game; folds in place for Alebrijes and Abluxxen). Cut short at
+HORIZON, Abluxxen made 52.5 play-outs a second in one run (whole ones: 30 to 39);
+Alebrijes's rounds are short enough that HORIZON rarely cuts them.
+
+Strength (the tournament, 300 ms a decision, --seed 1 --jobs 2, load average 8 to 14):
+against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games),
+0.415 [0.349, 0.484] at 3 (fair 0.33, 200 games); Abluxxen 0.567 [0.441, 0.684] at 2
+(60 games), 0.658 [0.503, 0.786] at 3 (40 games). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only
-a few dozen play-outs at 300 ms (each is a whole game on rules engines that copy their
-state at every event), too few to grow a useful tree, and comparing candidates on
-common worlds measured stronger: head to head against greedy at 2 players, 100 ms a
-decision, 64 games of each game on the same seeds (the tournament, with the four games'
-bot modules as they stood on 1 December), the tree won 0.45 of the games on average
-and these paired play-outs 0.54.
+a few dozen play-outs at 300 ms on this machine, too few to grow a useful tree, and
+comparing candidates on common worlds measured stronger: head to head against greedy
+at 2 players, 100 ms a decision, 64 games of each game on the same seeds (the
+tournament, with the four games' bot modules as they stood on 1 December), the tree
+won 0.45 of the games on average and these paired play-outs 0.54.
 
 Time: the whole search, sampling included, runs within `think_ms` milliseconds. It
 reads the clock at every step (one command in a world, or drawing a world) and stops at
