@@ -23,7 +23,7 @@ worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE sta
 errors of the mean gain), else greedy's choice.
 
 The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
-`evaluate` with `HORIZON` (optional, defaults above). The rules module's: a game with
+`evaluate` with `HORIZON`, `CONFIDENCE` (optional, defaults above). The rules module's: a game with
 `evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
 events folded into it; any other with `evolve`, which copies the state at every event.
 
@@ -122,7 +122,7 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         search.rng = rng
         if collecting:
             gc.enable()
-    # A bot module may ask for its own CONFIDENCE (a game whose search gets many worlds).
+    # A bot module may set its own CONFIDENCE (Alien's luck-heavy play-outs need more).
     return _best(favourite, gains.values(), getattr(search.bots, "CONFIDENCE", CONFIDENCE))
 
 
