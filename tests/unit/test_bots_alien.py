@@ -247,3 +247,52 @@ def test_the_search_takes_a_bot_modules_own_confidence():
     assert ismcts.CONFIDENCE < 1.7 < bot.CONFIDENCE
     assert ismcts._best("greedy's", gains, ismcts.CONFIDENCE) == "other"
     assert ismcts._best("greedy's", gains, bot.CONFIDENCE) == "greedy's"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_what_greedy_play_reveals_a_seat_lacks_is_true_and_the_sample_keeps_it(players):
+    """Among greedy players who shout every right claim at once (as the tournament
+    plays them), the CAPTURED cards a seat's feed says another seat lacks (it did not
+    capture, nobody claimed) are in no such hand, and a trusted sample deals none there."""
+    from services.tournament import Game  # the tournament's in-process table
+
+    inferred = 0
+    for seed in range(4):
+        game = Game("alien", ["greedy"] * players, f"lacks-{seed}")
+        for _ in range(300):
+            if not game.step():
+                break
+            hands = game.table["rules"]["hands"]
+            for seat in range(players):
+                view, feed = game.view(seat), game.feeds[seat]
+                memory = sampling.memory_of(view, feed)
+                assert memory is not None
+                for other in range(players):
+                    assert not memory.lacks[other] & set(hands[other])
+                    inferred += len(memory.lacks[other])
+                rng = random.Random(seed)
+                rng.randrange = lambda n: 1  # never the untrusted world
+                state = bot.sample(view, feed, rng)
+                assert alien.view(state, seat) == view["state"]
+                for other in range(players):
+                    assert not memory.lacks[other] & set(state["hands"][other])
+    assert inferred > 200
+
+
+def test_a_seat_that_did_not_capture_is_dealt_no_card_it_could_have_captured_with():
+    """The memory reads a pass on a table card showing aliens a, b as holding neither
+    CAPTURED card; a card the seat then draws unseen clears it."""
+    memory = sampling._Memory(0, 2)
+    memory.table = "C38"
+    memory.fold({"type": "passed", "seat": 1})
+    assert memory.lacks[1] == {"A3", "A8"}
+    assert memory.lacks[0] == set()  # the seat's own hand is in its view
+    memory.fold({"type": "drew", "seat": 1, "cards": 1})
+    assert memory.lacks[1] == set()
+    memory.fold({"type": "turned_over", "card": "C12", "returned_to": None})
+    assert memory.lacks[1] == {"A5"}  # C38 left unclaimed: 8 - 3 (8 + 3 is no alien)
+    memory.fold({"type": "claimed", "seat": 0, "card": "A3", "table": "C12"})
+    memory.fold({"type": "played", "seat": 0, "card": "C14"})  # C12 was claimed
+    assert memory.lacks[1] == {"A5"}
+    memory.fold({"type": "played", "seat": 0, "card": "C46"})  # C14 left unclaimed
+    assert memory.lacks[1] == {"A5", "A3"}  # 4 - 1 (1 + 4 is A5 already)
