@@ -53,7 +53,8 @@ class Tablestream:
 
     name = "tablestream"
 
-    def __init__(self, run_dir, log_path, workers=1):
+    def __init__(self, run_dir, log_path, workers=1, root=ROOT):
+        self.root = Path(root)  # another checkout's tree, to compare two versions
         self.run_dir = Path(run_dir)
         self.log_path = Path(log_path)
         self.workers = workers
@@ -74,7 +75,7 @@ class Tablestream:
         self.log = open(self.log_path, "ab")  # closed in stop()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "services.run"],
-            cwd=ROOT,
+            cwd=self.root,
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,
