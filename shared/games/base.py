@@ -21,9 +21,10 @@ A module exposes:
     decide(state, seat, command) -> list[event]
         seat None is the table itself: {"type": "start"} shuffles and deals.
         Raises RuleError when the command is refused; never mutates state.
-    evolve(state, event) -> state
+    evolve(state, event, copy=True) -> state
         Folds one event; never mutates its input. Needs no randomness: every
-        shuffle and deal is carried by the events decide produced.
+        shuffle and deal is carried by the events decide produced. copy=False folds
+        into `state` itself, for a caller that owns it and the event (table.fold).
     to_act(state) -> list[int]      seats that must act now
     legal(state, seat) -> list[command]
         Every command the seat may send now, each as it can be sent.

@@ -26,13 +26,16 @@ def clone(value):
     return value
 
 
-def fold_event(folds, state, event, game):
+def fold_event(folds, state, event, game, copy=True):
     """The state after `event`, as a new value: `folds[type](state, event)` applied to a
-    copy, so neither input changes. Raises ValueError for an event `game` does not have."""
+    copy, so neither input changes. `copy` False: applied to `state` itself, for a caller
+    that owns it and the event (a fold over many events, whose states in between nobody
+    sees). Raises ValueError for an event `game` does not have."""
     fold = folds.get(event.get("type"))
     if fold is None:
         raise ValueError(f"{game} has no event type {event.get('type')!r}")
-    state = clone(state)
+    if copy:
+        state = clone(state)
     fold(state, event)
     return state
 

@@ -113,6 +113,7 @@ _FOLDS = {
 }
 
 
-def evolve(state, event):
-    """The state after `event`, as a new value; `state` and `event` are left untouched."""
-    return fold_event(_FOLDS, state, event, "Alebrijes")
+def evolve(state, event, copy=True):
+    """The state after `event`, as a new value; `state` and `event` are left untouched
+    (unless `copy` is False: see common.fold_event)."""
+    return fold_event(_FOLDS, state, event, "Alebrijes", copy)
