@@ -73,8 +73,10 @@ def _view(d, game_id, seat):
     raw = d.redis.get(d.keys.view(game_id, seat))
     if raw is not None:
         return raw
-    with refused():  # not projected yet: answer from the stream itself
-        version, current = d.service.load(game_id)
+    # Not projected yet, or over and its read models expired (services/projector/
+    # retention.py): answer from the stream itself, up to its last event.
+    with refused():
+        version, current = d.service.load(game_id, fresh=True)
     if seat is not None and seat >= len(current["seats"]):
         raise ApiError("forbidden", "the token's seat is not in this game")
     return jsonutil.dumps(table.view(current, version, seat))

@@ -25,6 +25,7 @@ from redis.exceptions import NoScriptError, ResponseError
 from services.game.service import read_checkpoint
 from services.ops import metrics
 from services.projector.known import Known, KnownGames
+from services.projector.retention import OVER, Retention
 from services.worker.schedule import Nothing
 from shared import games, jsonutil, table
 
@@ -36,7 +37,6 @@ SWEEP_BATCH = 50  # games one sweep step looks at, between two reads of the feed
 CLAIM_IDLE_MS = 30_000  # a notification unacknowledged this long: its projector died
 CONSUMER_GONE_MS = 300_000  # a consumer silent this long, with nothing pending, is gone
 CLAIM_EVERY = 10.0  # seconds between two looks for what dead projectors left
-OVER = ("finished", "cancelled")
 REBUILD_BATCH = 100  # games a rebuild reads and writes in one round trip each
 
 
@@ -78,7 +78,9 @@ def read_models(current, version):
 
 
 class Projector:
-    def __init__(self, store, scheduler=None, consumer=None, expiry=None, notifier=None):
+    def __init__(
+        self, store, scheduler=None, consumer=None, expiry=None, notifier=None, retention=None
+    ):
         self.store = store
         self.notifier = notifier  # webhooks: told of each batch before it is saved
         self.redis = store.redis
@@ -86,6 +88,7 @@ class Projector:
         self.scheduler = scheduler or Nothing()
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.expiry = expiry or Expiry()
+        self.retention = retention or Retention()
         self.sweep_ms = SWEEP_SECONDS * 1000
         self.sweep_batch = SWEEP_BATCH
         self.claim_idle_ms = CLAIM_IDLE_MS
@@ -273,7 +276,10 @@ class Projector:
         live = {}
         for game_id, (was, tail, current, _) in saved.items():
             status = current["status"]
-            if status not in OVER:  # just looked at: the sweep may wait
+            if status in OVER:  # every save: a SET of a view drops its expiry
+                pipe.zrem(self.keys.live, game_id)
+                self.retention.expire_if_over(pipe, self.keys, game_id, current, tail[-1].at)
+            else:  # just looked at: the sweep may wait
                 live[game_id] = _now_ms() + self.sweep_ms
             if status == was.indexed:
                 continue
@@ -282,8 +288,6 @@ class Projector:
                     pipe.zadd(lobby, {game_id: tail[0].at}, nx=True)
                 else:
                     pipe.zrem(lobby, game_id)
-            if status in OVER:
-                pipe.zrem(self.keys.live, game_id)
         if live:
             pipe.zadd(self.keys.live, live)
         cluster = isinstance(self.redis, RedisCluster)
@@ -365,10 +369,14 @@ class Projector:
             version, current = read_checkpoint(self.redis, self.keys, game_id)
         if current is None:
             return
-        if current["status"] in OVER:
-            self.redis.zrem(self.keys.live, game_id)
-            return
         last = self.store.read(game_id, after=version - 1)
+        if current["status"] in OVER:  # also repairs a crash between save and indexes
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(self.keys.live, game_id)
+            ended_at = last[-1].at if last else now
+            self.retention.expire_if_over(pipe, self.keys, game_id, current, ended_at)
+            pipe.execute()
+            return
         reason = self.expiry.reason(current, last[-1].at, now) if last else None
         if reason:
             self.scheduler.expire_game(game_id, version, reason)
