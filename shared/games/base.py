@@ -21,10 +21,9 @@ A module exposes:
     decide(state, seat, command) -> list[event]
         seat None is the table itself: {"type": "start"} shuffles and deals.
         Raises RuleError when the command is refused; never mutates state.
-    evolve(state, event, copy=True) -> state
+    evolve(state, event) -> state
         Folds one event; never mutates its input. Needs no randomness: every
-        shuffle and deal is carried by the events decide produced. copy=False folds
-        into `state` itself, for a caller that owns it and the event (table.fold).
+        shuffle and deal is carried by the events decide produced.
     to_act(state) -> list[int]      seats that must act now
     legal(state, seat) -> list[command]
         Every command the seat may send now, each as it can be sent.
@@ -34,6 +33,14 @@ A module exposes:
     None nor a whole number 0..players-1 (common.check_seat; True and 1.0 are not seats).
     redact(event, seat) -> dict     the event as that seat (None: a spectator) may see it
     result(state) -> dict | None    {"winners": [...], "scores": [...], ...} once finished
+
+Optional, for speed (a search's play-outs, a decide folding its own events):
+
+    evolve_in_place(state, event) -> state
+        Folds one event into `state` itself and returns it; the same state as
+        evolve(state, event) gives (a test checks it over whole games). Only for a
+        state its caller owns and nobody else holds. A game without it is searched
+        with evolve.
 
 Optional, for games with real-time parts (Alien):
 

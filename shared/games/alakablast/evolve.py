@@ -129,10 +129,9 @@ FOLDS = {
 }
 
 
-def evolve(state, event, copy=True):
-    """The state after one event; the input state is left untouched (unless `copy` is
-    False: see common.fold_event)."""
-    return fold_event(FOLDS, state, event, "Alakablast", copy)
+def evolve(state, event):
+    """The state after one event; the input state is left untouched."""
+    return fold_event(FOLDS, state, event, "Alakablast")
 
 
 def emit(events, state, event):

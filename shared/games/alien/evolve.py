@@ -5,10 +5,9 @@ from ..common import fold_event
 from .facts import WIN_ALIENS, captured_card, is_clue
 
 
-def evolve(state, event, copy=True):
-    """The state after `event`; neither input is changed (unless `copy` is False: see
-    common.fold_event)."""
-    new = fold_event(_FOLDS, state, event, "Alien", copy)
+def evolve(state, event):
+    """The state after `event`; neither input is changed."""
+    new = fold_event(_FOLDS, state, event, "Alien")
     new["step"] += 1
     _settle_win(new)
     return new
