@@ -1,0 +1,192 @@
+"""A bot chain: one RQ job plays a game's bot turns one after another, while the next
+seat to act is a bot, instead of one job per move.
+
+RQ's bookkeeping (enqueue, dequeue, heartbeat, finish: ~90 Redis commands) cost far
+more than a random bot's move; a chain pays it once for up to MAX_MOVES moves. Each move
+is still one append at its expected version (no double move), and the projector still
+projects every event. A chain is bounded, so timers and other games never wait long:
+
+- it stops at a human's turn, at the game's end, at a table timer and at any reflex
+  chance (Alien's claims and stacks stay delayed jobs that the projector schedules);
+- after MAX_MOVES moves, or once SLICE_SECONDS have gone (counting the next bot's
+  think_ms), it enqueues its continuation at the back of the queue.
+
+While a chain plays a game it holds the game's lease (services/worker/schedule.py), so
+the projector does not enqueue a job for every version it projects meanwhile. A chain
+that ends gives the lease back, then schedules the bot turn the projector may have
+skipped at its checkpoint (see release). A worker killed mid-chain leaves the lease to
+expire (LEASE_MS); the projector's sweep then wakes the game again.
+
+The bot sees what it would see through the API: its seat's view, built by the
+function that builds the read model (table.view) from the table after the last append,
+and its own redacted feed (table.event_as_seen), read once and then extended with the
+records each append returns."""
+
+import logging
+import random
+import time
+import uuid
+
+from services.game.service import read_checkpoint
+from services.ops import metrics
+from shared import bots, jsonutil, table
+from shared.games.base import RuleError
+from shared.store import VersionConflict
+
+log = logging.getLogger(__name__)
+
+MAX_MOVES = 64  # moves one job plays at most
+SLICE_SECONDS = 0.05  # then it hands on, unless it moved only once
+LEASE_MS = 5_000  # how long the projector leaves a game to a chain that went silent
+
+# KEYS[1] the lease, ARGV[1] our token: delete it if ours; 1 when nobody holds it now.
+_RELEASE = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then redis.call('DEL', KEYS[1]) return 1 end
+if holder then return 0 end
+return 1
+"""
+
+
+class BotChain:
+    """The bot turns of one game, played by one job."""
+
+    def __init__(self, d, game_id):
+        self.d = d
+        self.game_id = game_id
+        self.lease = d.scheduler.chain_lease(game_id)
+        self.connection = d.queue.connection
+        self._records = None  # the game's records so far, read on first need
+        self._feeds = {}  # seat -> its redacted feed
+
+    def play(self, seat, version, token=None):
+        """Play `seat`'s turn at `version`, then the bot turns after it within the
+        bounds. `token`: the lease handed on by the chain this job continues."""
+        version_now, current = self._load(version)
+        reason = _why_not(current, seat) if version_now == version else "stale"
+        if reason:
+            if token is not None:
+                self._release(token, version_now)
+            return reason
+        token = token or uuid.uuid4().hex
+        self._hold(token)
+        started, moves, handed_on = time.monotonic(), 0, False
+        try:
+            while True:
+                written = self._move(seat, version, current)
+                if isinstance(written, str):
+                    return "moved" if moves else written
+                moves += 1
+                version, current = written
+                seat = next_bot(current)
+                if seat is None:
+                    return "moved"
+                think = (current["seats"][seat].get("think_ms") or 0) / 1000
+                if moves >= MAX_MOVES or time.monotonic() - started + think > SLICE_SECONDS:
+                    self._hold(token)
+                    self.d.scheduler.continue_bots(self.game_id, seat, version, token)
+                    handed_on = True
+                    return "moved"
+        finally:
+            if not handed_on:
+                self._release(token, version)
+
+    def _load(self, version):
+        """The table at `version` or later: the worker's cache, or the stream when the
+        cache is behind the job."""
+        found, current = self.d.service.load(self.game_id)
+        if found < version:
+            found, current = self.d.service.load(self.game_id, fresh=True)
+        return found, current
+
+    def _move(self, seat, version, current):
+        """One bot move: (version, table) after it, or why there was none."""
+        place = current["seats"][seat]
+        view = seat_view(current, version, seat)
+        feed = self._feed(seat, current, version)
+        if feed is None:
+            return "stale"
+        rng = random.Random(f"bot-{self.game_id}-{seat}-{version}")
+        try:
+            with metrics.bot_deciding(place["bot"]):
+                command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
+        except Exception:  # a bot's bug must not stall the game: say so, and play on at random
+            log.exception(
+                "%s bot in %s seat %s failed; it plays at random", place["bot"], self.game_id, seat
+            )
+            command = bots.choose("random", view, feed, rng)
+        try:
+            after_version, records, after = self.d.service.command(
+                self.game_id, seat, command, expected_version=version, by="bot"
+            )
+        except VersionConflict:
+            return "stale"
+        except RuleError as error:  # a bot bug: keep the worker alive and say so
+            log.error("bot in %s seat %s refused: %s", self.game_id, seat, error.message)
+            return f"refused: {error.code}"
+        self._records.extend(records)
+        for known, seen in self._feeds.items():
+            seen.extend(table.event_as_seen(after, r, known) for r in records)
+        return after_version, after
+
+    def _feed(self, seat, current, version):
+        """`seat`'s feed up to `version` (a copy: the bot keeps nothing of ours), or
+        None when the stream does not hold exactly `version` events."""
+        if self._records is None:
+            self._records = self.d.store.read(self.game_id, limit=version)
+        if len(self._records) != version:
+            return None
+        if seat not in self._feeds:
+            self._feeds[seat] = [table.event_as_seen(current, r, seat) for r in self._records]
+        return list(self._feeds[seat])
+
+    def _hold(self, token):
+        self.connection.set(self.lease, token, px=LEASE_MS)
+
+    def _release(self, token, version):
+        """Give the lease back; then, unless another chain holds it, enqueue the bot
+        turn at the projector's checkpoint: the projector may have saved it while we
+        held the lease and skipped it. Any checkpoint saved after this look is woken by
+        the projector itself, which finds the lease gone."""
+        if not self.connection.eval(_RELEASE, 1, self.lease, token):
+            return
+        seen, current = read_checkpoint(self.d.redis, self.d.keys, self.game_id)
+        if current is None or seen < version or current["status"] != "active":
+            return
+        for seat, place in enumerate(current["seats"]):
+            if place["bot"] and table.bot_chances(current, seat)[0]:
+                self.d.scheduler.bot_turn(self.game_id, seat, seen)
+
+
+def seat_view(current, version, seat):
+    """`seat`'s view at `version` exactly as its read model holds it (the projector
+    stores table.view as JSON; a bot gets the same values, lists and all)."""
+    return jsonutil.loads(jsonutil.dumps(table.view(current, version, seat)))
+
+
+def next_bot(current):
+    """The bot seat the chain may play next, or None: the game is over, a human must
+    act, a table timer runs, or some seat has a reflex to send (a reaction waits for
+    its delay, so the projector schedules it)."""
+    acting = table.to_act(current)
+    if not acting or table.table_timers(current):
+        return None
+    seats = current["seats"]
+    if any(not seats[s]["bot"] for s in acting):
+        return None
+    rules = table.rules_of(current)
+    reflexes = getattr(rules, "REFLEXES", ())
+    if reflexes and any(
+        c["type"] in reflexes for s in range(len(seats)) for c in rules.legal(current["rules"], s)
+    ):
+        return None
+    return next((s for s in acting if table.bot_chances(current, s)[0]), None)
+
+
+def _why_not(current, seat):
+    """Why `seat`'s bot may not move now (None: it may)."""
+    if current["status"] != "active" or seat not in table.to_act(current):
+        return "stale"
+    if not current["seats"][seat]["bot"]:
+        return "not a bot"
+    return None
