@@ -31,12 +31,13 @@ from services.game.service import read_checkpoint
 from services.ops import metrics
 from shared import bots, jsonutil, table
 from shared.games.base import RuleError
-from shared.store import VersionConflict
+from shared.store import Record, VersionConflict
 
 log = logging.getLogger(__name__)
 
-MAX_MOVES = 64  # moves one job plays at most
-SLICE_SECONDS = 0.05  # then it hands on, unless it moved only once
+MAX_MOVES = 256  # moves one job plays at most
+SLICE_SECONDS = 0.25  # then it hands on, unless it moved only once (the clock's tick)
+BATCH = 16  # moves decided before one append stores them all
 LEASE_MS = 5_000  # how long the projector leaves a game to a chain that went silent
 
 # KEYS[1] the lease, ARGV[1] our token: delete it if ours; 1 when nobody holds it now.
@@ -57,6 +58,7 @@ class BotChain:
         self.lease = d.scheduler.chain_lease(game_id)
         self.connection = d.queue.connection
         self._records = None  # the game's records so far, read on first need
+        self._planned = []  # records of moves decided, not yet appended
         self._feeds = {}  # seat -> its redacted feed
 
     def play(self, seat, version, token=None):
@@ -73,11 +75,23 @@ class BotChain:
         started, moves, handed_on = time.monotonic(), 0, False
         try:
             while True:
-                written = self._move(seat, version, current)
-                if isinstance(written, str):
-                    return "moved" if moves else written
-                moves += 1
-                version, current = written
+                run = self._decide(seat, version, current, MAX_MOVES - moves)
+                if run.events:
+                    try:
+                        records = self.d.service.append_decided(
+                            self.game_id, version, run.events, run.at, run.after
+                        )
+                    except VersionConflict:
+                        metrics.command_refused("version_conflict")
+                        return "moved" if moves else "stale"
+                    self._records.extend(records)
+                    self._planned = []
+                    for command in run.commands:
+                        metrics.command_appended(current["game"], command.get("type"))
+                    moves += len(run.commands)
+                    version, current = run.version, run.after
+                if run.outcome is not None:
+                    return "moved" if moves else run.outcome
                 seat = next_bot(current)
                 if seat is None:
                     return "moved"
@@ -99,45 +113,59 @@ class BotChain:
             found, current = self.d.service.load(self.game_id, fresh=True)
         return found, current
 
-    def _move(self, seat, version, current):
-        """One bot move: (version, table) after it, or why there was none."""
+    def _decide(self, seat, version, current, most):
+        """Up to min(BATCH, most) bot moves decided one after another from `seat`'s
+        turn at `version`, each bot from its own view of the table the moves before it
+        lead to, none of them appended yet: one append stores them all, or none."""
+        run = Run(version, current, at=int(self.d.service.clock() * 1000))
+        while True:
+            feed = self._feed(seat, run.after, run.version)
+            if feed is None:
+                run.outcome = "stale"
+                return run
+            command = self._choose(seat, run.version, run.after, feed)
+            try:
+                events = table.play(run.after, seat, command, by="bot")
+            except RuleError as error:  # a bot bug: keep the worker alive and say so
+                log.error("bot in %s seat %s refused: %s", self.game_id, seat, error.message)
+                metrics.command_refused(error.code)
+                run.outcome = f"refused: {error.code}"
+                return run
+            records = [Record(run.version + i + 1, run.at, e) for i, e in enumerate(events)]
+            run.add(command, records)
+            for known, seen in self._feeds.items():
+                seen.extend(table.event_as_seen(run.after, r, known) for r in records)
+            self._planned.extend(records)
+            seat = next_bot(run.after)
+            if seat is None or len(run.commands) >= min(BATCH, most):
+                return run
+            if (run.after["seats"][seat].get("think_ms") or 0) > 0:
+                return run  # a thinking bot decides after this run is stored
+
+    def _choose(self, seat, version, current, feed):
+        """The command `seat`'s bot sends, from its view at `version` and its feed."""
         place = current["seats"][seat]
         view = seat_view(current, version, seat)
-        feed = self._feed(seat, current, version)
-        if feed is None:
-            return "stale"
         rng = random.Random(f"bot-{self.game_id}-{seat}-{version}")
         try:
             with metrics.bot_deciding(place["bot"]):
-                command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
+                return bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
         except Exception:  # a bot's bug must not stall the game: say so, and play on at random
             log.exception(
                 "%s bot in %s seat %s failed; it plays at random", place["bot"], self.game_id, seat
             )
-            command = bots.choose("random", view, feed, rng)
-        try:
-            after_version, records, after = self.d.service.command(
-                self.game_id, seat, command, expected_version=version, by="bot"
-            )
-        except VersionConflict:
-            return "stale"
-        except RuleError as error:  # a bot bug: keep the worker alive and say so
-            log.error("bot in %s seat %s refused: %s", self.game_id, seat, error.message)
-            return f"refused: {error.code}"
-        self._records.extend(records)
-        for known, seen in self._feeds.items():
-            seen.extend(table.event_as_seen(after, r, known) for r in records)
-        return after_version, after
+            return bots.choose("random", view, feed, rng)
 
     def _feed(self, seat, current, version):
         """`seat`'s feed up to `version` (a copy: the bot keeps nothing of ours), or
         None when the stream does not hold exactly `version` events."""
         if self._records is None:
             self._records = self.d.store.read(self.game_id, limit=version)
-        if len(self._records) != version:
+        if len(self._records) + len(self._planned) != version:
             return None
         if seat not in self._feeds:
-            self._feeds[seat] = [table.event_as_seen(current, r, seat) for r in self._records]
+            known = [*self._records, *self._planned]
+            self._feeds[seat] = [table.event_as_seen(current, r, seat) for r in known]
         return list(self._feeds[seat])
 
     def _hold(self, token):
@@ -156,6 +184,22 @@ class BotChain:
         for seat, place in enumerate(current["seats"]):
             if place["bot"] and table.bot_chances(current, seat)[0]:
                 self.d.scheduler.bot_turn(self.game_id, seat, seen)
+
+
+class Run:
+    """Moves decided in a row, not yet appended: their commands and events, and the
+    version and table they lead to, all dated `at` (the append's time)."""
+
+    def __init__(self, version, current, at):
+        self.version, self.after, self.at = version, current, at
+        self.commands, self.events = [], []
+        self.outcome = None  # why the chain stops after this run ("stale", "refused: ...")
+
+    def add(self, command, records):
+        self.commands.append(command)
+        self.events.extend(r.event for r in records)
+        self.after = table.fold(((r.event, r.at) for r in records), self.after)
+        self.version = records[-1].version
 
 
 def seat_view(current, version, seat):

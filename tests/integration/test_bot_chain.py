@@ -4,6 +4,7 @@ bounded, on fakeredis and on a real Redis server."""
 import pytest
 
 from services.game.service import GameService
+from services.projector.projector import read_models
 from services.worker import chain, jobs
 from shared import bots, jsonutil, table
 from tests.integration.test_worker import run_until_quiet
@@ -59,11 +60,13 @@ def test_a_chain_plays_max_moves_then_enqueues_its_continuation(
 
 
 def test_a_time_slice_of_nothing_still_plays_the_move_the_job_was_for(deps, projector, monkeypatch):
+    """... and the moves decided with it for one append (chain.BATCH), no more."""
     monkeypatch.setattr(chain, "SLICE_SECONDS", 0)
+    monkeypatch.setattr(chain, "BATCH", 3)
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
     assert jobs.play_bot_turn(game_id, seat, version) == "moved"
-    assert len(commanded(deps, game_id, after=version)) == 1
+    assert len(commanded(deps, game_id, after=version)) == 3
     assert len(deps.queue.get_jobs()) == 1
 
 
@@ -104,10 +107,12 @@ def test_a_chain_stops_at_the_games_end(deps, projector, unhurried, monkeypatch)
 def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
     deps, projector, unhurried, monkeypatch
 ):
-    """Before every decision, project the game: the view handed to the bot is its seat's
-    read model, byte for byte, and its feed is what the events endpoint shows that seat.
-    Meanwhile the projector enqueues no job: the chain holds the game."""
+    """One move an append: before every decision, project the game; the view handed to
+    the bot is its seat's read model, byte for byte, and its feed is what the events
+    endpoint shows that seat. Meanwhile the projector enqueues no job: the chain holds
+    the game."""
     monkeypatch.setattr(chain, "MAX_MOVES", 100_000)
+    monkeypatch.setattr(chain, "BATCH", 1)
     real_choose = bots.choose
     checked = []
 
@@ -131,6 +136,33 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
     assert len(checked) == len(commanded(deps, game_id))
 
 
+def test_moves_decided_before_one_append_see_what_the_read_models_show_at_their_version(
+    deps, projector, unhurried, monkeypatch
+):
+    """Several moves an append (chain.BATCH): each bot decided from the view and feed
+    that the projector builds from the stored log at that version."""
+    monkeypatch.setattr(chain, "MAX_MOVES", 100_000)
+    real_choose = bots.choose
+    decided = []
+
+    def spy(level, view, feed, rng, think_ms=None):
+        decided.append((view, list(feed)))
+        return real_choose(level, view, feed, rng, think_ms)
+
+    monkeypatch.setattr(bots, "choose", spy)
+    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 9, "rounds": 1})["id"]
+    seat, version = first_bot_turn(deps, projector, game_id)
+    assert jobs.play_bot_turn(game_id, seat, version) == "moved"
+    records = deps.store.read(game_id)
+    assert len(decided) == len(commanded(deps, game_id)) > chain.BATCH
+    for view, feed in decided:
+        at = view["version"]
+        then = table.fold((r.event, r.at) for r in records[:at])
+        models = read_models(then, at)
+        assert jsonutil.dumps(view) == jsonutil.dumps(models[view["seat"]])
+        assert feed == [table.event_as_seen(then, r, view["seat"]) for r in records[:at]]
+
+
 def test_a_chain_beaten_to_a_move_stops_without_moving_twice_and_wakes_the_next_bot(
     deps, projector, unhurried
 ):
@@ -144,8 +176,9 @@ def test_a_chain_beaten_to_a_move_stops_without_moving_twice_and_wakes_the_next_
 
     def beaten(level, view, feed, rng, think_ms=None):
         command = real_choose(level, view, feed, rng, think_ms)
-        other.command(game_id, view["seat"], command, expected_version=view["version"], by="bot")
-        projector.project(game_id)
+        if view["version"] == version:  # the chain's first decision only
+            other.command(game_id, view["seat"], command, expected_version=version, by="bot")
+            projector.project(game_id)
         return command
 
     bots.choose = beaten
