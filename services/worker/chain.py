@@ -72,7 +72,7 @@ class BotChain:
             return reason
         token = token or uuid.uuid4().hex
         self._hold(token)
-        started, moves, handed_on = time.monotonic(), 0, False
+        started, moves, handed_on, refused = time.monotonic(), 0, False, False
         try:
             while True:
                 run = self._decide(seat, version, current, MAX_MOVES - moves)
@@ -91,6 +91,7 @@ class BotChain:
                     moves += len(run.commands)
                     version, current = run.version, run.after
                 if run.outcome is not None:
+                    refused = run.outcome.startswith("refused")
                     return "moved" if moves else run.outcome
                 seat = next_bot(current)
                 if seat is None:
@@ -103,7 +104,8 @@ class BotChain:
                     return "moved"
         finally:
             if not handed_on:
-                self._release(token, version)
+                # A refused bot would be refused again: the sweep retries it, as before.
+                self._release(token, version, wake=not refused)
 
     def _load(self, version):
         """The table at `version` or later: the worker's cache, or the stream when the
@@ -171,12 +173,12 @@ class BotChain:
     def _hold(self, token):
         self.connection.set(self.lease, token, px=LEASE_MS)
 
-    def _release(self, token, version):
-        """Give the lease back; then, unless another chain holds it, enqueue the bot
-        turn at the projector's checkpoint: the projector may have saved it while we
-        held the lease and skipped it. Any checkpoint saved after this look is woken by
-        the projector itself, which finds the lease gone."""
-        if not self.connection.eval(_RELEASE, 1, self.lease, token):
+    def _release(self, token, version, wake=True):
+        """Give the lease back; then, unless another chain holds it (or not `wake`),
+        enqueue the bot turn at the projector's checkpoint: the projector may have saved
+        it while we held the lease and skipped it. Any checkpoint saved after this look
+        is woken by the projector itself, which finds the lease gone."""
+        if not self.connection.eval(_RELEASE, 1, self.lease, token) or not wake:
             return
         seen, current = read_checkpoint(self.d.redis, self.d.keys, self.game_id)
         if current is None or seen < version or current["status"] != "active":

@@ -227,3 +227,16 @@ def test_chains_that_hand_on_finish_the_game_through_rq(deps, projector, monkeyp
     _, current = deps.service.load(game_id, fresh=True)
     assert current["status"] == "finished"
     assert lease_of(deps, game_id) is None
+
+
+def test_a_refused_bot_ends_the_chain_and_is_not_enqueued_again_at_once(
+    deps, projector, monkeypatch
+):
+    """A bot that sends what the rules refuse would be refused again: the chain gives
+    its lease back without waking the game (the sweep retries it, as before chains)."""
+    monkeypatch.setattr(bots, "choose", lambda *args, **kwargs: {"type": "no such move"})
+    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11})["id"]
+    seat, version = first_bot_turn(deps, projector, game_id)
+    assert jobs.play_bot_turn(game_id, seat, version).startswith("refused: ")
+    assert deps.store.version(game_id) == version
+    assert deps.queue.get_jobs() == [] and lease_of(deps, game_id) is None
