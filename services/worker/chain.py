@@ -2,9 +2,10 @@
 seat to act is a bot, instead of one job per move.
 
 RQ's bookkeeping (enqueue, dequeue, heartbeat, finish: ~90 Redis commands) cost far
-more than a random bot's move; a chain pays it once for up to MAX_MOVES moves. Each move
-is still one append at its expected version (no double move), and the projector still
-projects every event. A chain is bounded, so timers and other games never wait long:
+more than a random bot's move; a chain pays it once for up to MAX_MOVES moves. It
+decides up to BATCH moves in a row and stores them with one append at their expected
+version, all or none (no double move); the projector still projects every event. A
+chain is bounded, so timers and other games never wait long:
 
 - it stops at a human's turn, at the game's end, at a table timer and at any reflex
   chance (Alien's claims and stacks stay delayed jobs that the projector schedules);
@@ -18,9 +19,9 @@ skipped at its checkpoint (see release). A worker killed mid-chain leaves the le
 expire (LEASE_MS); the projector's sweep then wakes the game again.
 
 The bot sees what it would see through the API: its seat's view, built by the
-function that builds the read model (table.view) from the table after the last append,
-and its own redacted feed (table.event_as_seen), read once and then extended with the
-records each append returns."""
+function that builds the read model (table.view) from the table the moves before it
+lead to, and its own redacted feed (table.event_as_seen), read once per job and then
+extended with the records of the moves decided since."""
 
 import logging
 import random
