@@ -46,9 +46,13 @@ class Deps:
         """A projector that schedules bot moves and timers on this deployment's queue
         and webhook deliveries on its webhooks queue."""
         from services.projector.projector import Expiry, Projector
+        from services.projector.retention import Retention
 
         expiry = Expiry(self.config.waiting_expires_after, self.config.idle_expires_after)
-        return Projector(self.store, self.scheduler, consumer, expiry, notifier=self.notifier)
+        retention = Retention(self.config.finished_read_models_ttl)
+        return Projector(
+            self.store, self.scheduler, consumer, expiry, self.notifier, retention=retention
+        )
 
     @property
     def webhook_queue(self):

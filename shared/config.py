@@ -25,6 +25,9 @@ class Config:
     # active with nobody acting, for this long.
     waiting_expires_after: int = 24 * 3600
     idle_expires_after: int = 7 * 24 * 3600
+    # The read models (views, summary, checkpoint) of a finished or cancelled game expire
+    # this long after it ended; 0 keeps them for good. Its events are always kept.
+    finished_read_models_ttl: int = 7 * 24 * 3600
     # Abuse limits of the API (services/api/limits.py); RATE_LIMITS=off for load tests.
     rate_limits: bool = True
     rate_limit_create: str = "120/minute"
@@ -37,8 +40,8 @@ class Config:
         """Read REDIS_URL (else the URL an embedded Redis of RUN_DIR wrote, else
         127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
         FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER,
-        RATE_LIMITS, RATE_LIMIT_CREATE, RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS,
-        TRUSTED_PROXIES."""
+        FINISHED_READ_MODELS_TTL (seconds, or 0/off), RATE_LIMITS, RATE_LIMIT_CREATE,
+        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES."""
         env = os.environ if env is None else env
         redis_url, redis_url_from = _redis_url(env)
         return cls(
@@ -51,12 +54,27 @@ class Config:
             redis_url_from=redis_url_from,
             waiting_expires_after=int(env.get("WAITING_EXPIRES_AFTER", 24 * 3600)),
             idle_expires_after=int(env.get("IDLE_EXPIRES_AFTER", 7 * 24 * 3600)),
+            finished_read_models_ttl=_seconds_or_off(
+                env.get("FINISHED_READ_MODELS_TTL"), cls.finished_read_models_ttl
+            ),
             rate_limits=env.get("RATE_LIMITS", "on").lower() not in ("off", "0", "false", "no"),
             rate_limit_create=env.get("RATE_LIMIT_CREATE") or cls.rate_limit_create,
             rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
         )
+
+
+def _seconds_or_off(raw, default):
+    """A number of seconds from the environment; "off" (or 0) is 0: never."""
+    if raw is None or raw.strip() == "":
+        return default
+    if raw.strip().lower() in ("off", "no", "false", "never"):
+        return 0
+    seconds = int(raw)
+    if seconds < 0:
+        raise ValueError(f"a number of seconds, 0 or more, or off: {raw!r}")
+    return seconds
 
 
 def redis_url_file(env=None):

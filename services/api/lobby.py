@@ -78,8 +78,8 @@ class Game(MethodView):
         raw = d.redis.get(d.keys.summary(game_id))
         if raw is not None:
             return json_response(raw)
-        with refused():  # not projected yet: answer from the stream itself
-            version, current = d.service.load(game_id)
+        with refused():  # not projected yet, or expired: answer from the stream itself
+            version, current = d.service.load(game_id, fresh=True)
         return json_response(table.summary(current, version))
 
 

@@ -17,6 +17,7 @@ from redis.exceptions import ResponseError
 
 from services.game.service import read_checkpoint
 from services.ops import metrics
+from services.projector.retention import OVER, Retention
 from services.worker.schedule import Nothing
 from shared import games, jsonutil, table
 
@@ -28,7 +29,6 @@ SWEEP_BATCH = 50  # games one sweep step looks at, between two reads of the feed
 CLAIM_IDLE_MS = 30_000  # a notification unacknowledged this long: its projector died
 CONSUMER_GONE_MS = 300_000  # a consumer silent this long, with nothing pending, is gone
 CLAIM_EVERY = 10.0  # seconds between two looks for what dead projectors left
-OVER = ("finished", "cancelled")
 
 
 @dataclass(frozen=True)
@@ -69,7 +69,9 @@ def read_models(current, version):
 
 
 class Projector:
-    def __init__(self, store, scheduler=None, consumer=None, expiry=None, notifier=None):
+    def __init__(
+        self, store, scheduler=None, consumer=None, expiry=None, notifier=None, retention=None
+    ):
         self.store = store
         self.notifier = notifier  # webhooks: told of each batch before it is saved
         self.redis = store.redis
@@ -77,6 +79,7 @@ class Projector:
         self.scheduler = scheduler or Nothing()
         self.consumer = consumer or f"{socket.gethostname()}-{os.getpid()}"
         self.expiry = expiry or Expiry()
+        self.retention = retention or Retention()
         self.sweep_ms = SWEEP_SECONDS * 1000
         self.sweep_batch = SWEEP_BATCH
         self.claim_idle_ms = CLAIM_IDLE_MS
@@ -96,7 +99,7 @@ class Projector:
             self.notifier.notify(game_id, before, tail)
         if self._save(game_id, current, version):
             metrics.projected(time.time() - tail[0].at / 1000)
-            self._after_save(game_id, current, version, tail[0].at)
+            self._after_save(game_id, current, version, tail[0].at, tail[-1].at)
             self.wake(game_id, current, version, tail[-1].at, before)
         return version
 
@@ -110,9 +113,9 @@ class Projector:
         docs = [jsonutil.dumps(models[n]) for n in names]
         return self._write(keys=keys, args=[version, jsonutil.dumps(current), *docs]) == 1
 
-    def _after_save(self, game_id, current, version, first_at):
-        """Keep the cross-game indexes in step and tell the API processes that the
-        game's views changed."""
+    def _after_save(self, game_id, current, version, first_at, last_at):
+        """Keep the cross-game indexes in step, start the clock of a game that is over,
+        and tell the API processes that the game's views changed."""
         pipe = self.redis.pipeline(transaction=False)
         for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
             if current["status"] == "waiting":
@@ -121,6 +124,7 @@ class Projector:
                 pipe.zrem(lobby, game_id)
         if current["status"] in OVER:
             pipe.zrem(self.keys.live, game_id)
+            self.retention.expire_if_over(pipe, self.keys, game_id, current, last_at)
         else:  # just looked at: the sweep may wait
             pipe.zadd(self.keys.live, {game_id: _now_ms() + self.sweep_ms})
         pipe.execute()
@@ -187,10 +191,14 @@ class Projector:
         version, current = read_checkpoint(self.redis, self.keys, game_id)
         if current is None:
             return
-        if current["status"] in OVER:
-            self.redis.zrem(self.keys.live, game_id)
-            return
         last = self.store.read(game_id, after=version - 1)
+        if current["status"] in OVER:  # also repairs a crash between save and indexes
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zrem(self.keys.live, game_id)
+            ended_at = last[-1].at if last else now
+            self.retention.expire_if_over(pipe, self.keys, game_id, current, ended_at)
+            pipe.execute()
+            return
         reason = self.expiry.reason(current, last[-1].at, now) if last else None
         if reason:
             self.scheduler.expire_game(game_id, version, reason)

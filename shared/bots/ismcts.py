@@ -6,27 +6,47 @@ The seat knows only its view and its feed. The search repeats, while time lasts:
    game's bot module (`sample`), the others' hidden cards (and a duel card a rival
    already chose in secret) dealt at random, never read from the table;
 2. play that same world out once from each candidate command (greedy's choice first,
-   then others in a random order, more of them as worlds accumulate: 1 + 2 sqrt(n)
-   after n worlds), with the same random numbers for each, so that candidates are
-   compared on the same deal rather than on luck. In a play-out every seat, the
-   searching one included after its first command, plays `greedy` on its own view of
-   the world (no seat sees another's cards, not even in the search); Alien's reflexes
-   (claims, stacks) go out before each command, and a table timer fires when nobody
-   must act;
+   then the others in the bot module's `rank` order when it has one, else in a random
+   order; more of them as worlds accumulate: 1 + WIDENING sqrt(n) after n worlds),
+   with the same random numbers for each, so that candidates are compared on the same
+   deal rather than on luck. In a play-out every seat, the searching one included
+   after its first command, plays `greedy` on its own view of the world (no seat sees
+   another's cards, not even in the search); Alien's reflexes (claims, stacks) go out
+   before each command, and a table timer fires when nobody must act;
 3. score each end for the seat: its share of the victory (1/len(winners) when it is a
-   winner), with SCORE_WEIGHT of the reward from the rank of its score.
+   winner), with SCORE_WEIGHT of the reward from the rank of its score. A bot module
+   with `evaluate(state, seat)` and HORIZON has its play-outs cut short after HORIZON
+   commands: `evaluate` reads the world's standing as a reward from 0 to 1.
 
 The answer is the candidate whose reward beat greedy's choice by the most on the
-worlds both were played in (at least two), else greedy's choice.
+worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE standard
+errors of the mean gain), else greedy's choice.
+
+The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
+`evaluate` with `HORIZON` (optional, defaults above). The rules module's: a game with
+`evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
+events folded into it; any other with `evolve`, which copies the state at every event.
+
+Speed (bench/playouts.py, whole play-outs per second, median of 6 positions, 2 players,
+1 December 2026, load average 10.6 to 11.2 on the shared 2 cores, three interleaved
+runs of the code before (4aebf5c) and after; the ratios scatter with the load):
+Alebrijes x1.46, Alien x1.10, Alakablast x1.61, Abluxxen x2.5 (clone without a call
+per leaf for every game; folds in place for Alebrijes and Abluxxen). Cut short at
+HORIZON, Abluxxen made 52.5 play-outs a second in one run (whole ones: 30 to 39);
+Alebrijes's rounds are short enough that HORIZON rarely cuts them.
+
+Strength (the tournament, 300 ms a decision, --seed 1 --jobs 2, load average 8 to 14):
+against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games),
+0.415 [0.349, 0.484] at 3 (fair 0.33, 200 games); Abluxxen 0.567 [0.441, 0.684] at 2
+(60 games), 0.658 [0.503, 0.786] at 3 (40 games). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only
-a few dozen play-outs at 300 ms (each is a whole game on rules engines that copy their
-state at every event), too few to grow a useful tree, and comparing candidates on
-common worlds measured stronger: head to head against greedy at 2 players, 100 ms a
-decision, 64 games of each game on the same seeds (the tournament, with the four games'
-bot modules as they stood on 1 December), the tree won 0.45 of the games on average
-and these paired play-outs 0.54.
+a few dozen play-outs at 300 ms on this machine, too few to grow a useful tree, and
+comparing candidates on common worlds measured stronger: head to head against greedy
+at 2 players, 100 ms a decision, 64 games of each game on the same seeds (the
+tournament, with the four games' bot modules as they stood on 1 December), the tree
+won 0.45 of the games on average and these paired play-outs 0.54.
 
 Time: the whole search, sampling included, runs within `think_ms` milliseconds. It
 reads the clock at every step (one command in a world, or drawing a world) and stops at
@@ -38,7 +58,6 @@ Every game's rules state holds its player count as `players`.
 """
 
 import gc
-import json
 import math
 import random
 import time
@@ -46,16 +65,18 @@ from importlib import import_module
 
 from shared import games
 from shared.games.base import RuleError
+from shared.games.common import clone
 
 THINK_MS = 300  # default budget of one decision
 MIN_THINK_MS, MAX_THINK_MS = 20, 5000  # what a seat may ask for
 SEARCH_SHARE = 0.85  # of the budget: the rest is slack for the last step and the answer
-WIDENING = 2.0  # after n worlds, 1 + WIDENING * sqrt(n) candidates are played out
+WIDENING = 1.0  # after n worlds, 1 + WIDENING * sqrt(n) candidates are played out
 MIN_WORLDS = 2  # worlds a candidate must have been compared on to replace greedy's
-CONFIDENCE = 0.0  # standard errors its mean gain must be above zero
+CONFIDENCE = 1.0  # standard errors its mean gain must be above zero
 SCORE_WEIGHT = 0.1  # share of the reward from the score's rank among the seats
 DEFAULT_CLOCK = time.perf_counter  # tests put a fake clock here to search deterministically
 MAX_STEPS = 5000  # a play-out longer than this (a bug) counts as a fair share
+FOLD_IN_PLACE = True  # fold a play-out's events into its own copy (bench/playouts.py)
 
 
 class OutOfTime(Exception):
@@ -72,11 +93,9 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         return legal[0]
     budget = Budget(clock or DEFAULT_CLOCK, THINK_MS if think_ms is None else think_ms)
     search = Search(view, rng, rollout, budget)
-    favourite = search.bots.greedy(view, feed, rng)
-    others = [c for c in legal if _key(c) != _key(favourite)]
-    rng.shuffle(others)
-    candidates = [favourite, *others]
-    gains = {}  # key -> [command, its reward minus greedy's choice's, world by world]
+    candidates = _candidates(search.bots, view, feed, rng)
+    favourite = candidates[0]
+    gains = {}  # index -> [command, its reward minus greedy's choice's, world by world]
     # The play-outs make no reference cycles; a full collection of the process's heap
     # in the middle of a search (tens of ms in a big process) would make it late, so
     # the cyclic collector waits until the answer is ready.
@@ -94,8 +113,9 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
             for command in candidates[:width]:
                 search.rng = random.Random(luck)
                 rewards.append(search.play_out(world, command))
-            for command, reward in zip(candidates[1:width], rewards[1:], strict=True):
-                gains.setdefault(_key(command), [command, []])[1].append(reward - rewards[0])
+            for index in range(1, width):  # a candidate's place in the list is its key
+                command = candidates[index]
+                gains.setdefault(index, [command, []])[1].append(rewards[index] - rewards[0])
     except OutOfTime:
         pass
     finally:
@@ -103,6 +123,21 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         if collecting:
             gc.enable()
     return _best(favourite, gains.values())
+
+
+def _candidates(bots, view, feed, rng):
+    """The legal commands in the order the search tries them: greedy's choice first,
+    then the bot module's `rank` order when it has one (the most promising first),
+    else a random order."""
+    rank = getattr(bots, "rank", None)
+    if rank is not None:
+        ranked = rank(view, feed, rng)
+    else:
+        favourite = bots.greedy(view, feed, rng)
+        others = [c for c in view["legal"] if c != favourite]
+        rng.shuffle(others)
+        ranked = [favourite, *others]
+    return ranked
 
 
 def _best(favourite, gains):
@@ -119,10 +154,6 @@ def _best(favourite, gains):
         if mean > margin and mean > CONFIDENCE * error:
             best, margin = command, mean
     return best
-
-
-def _key(command):
-    return json.dumps(command, sort_keys=True)
 
 
 class Budget:
@@ -162,20 +193,34 @@ class Search:
         self.rng = rng
         self.policy = self._greedy if rollout == "greedy" else self._random
         self.budget = budget
+        # A game whose rules fold in place (evolve_in_place) is played out on one copy
+        # of the world, folded into event by event; any other with evolve, which copies
+        # the state at every event.
+        self.in_place = getattr(self.rules, "evolve_in_place", None) if FOLD_IN_PLACE else None
+        # A bot module with `evaluate` (and HORIZON) has long games cut short: after
+        # HORIZON commands the play-out ends with evaluate's estimate of the reward.
+        self.evaluate = getattr(self.bots, "evaluate", None)
+        self.horizon = getattr(self.bots, "HORIZON", MAX_STEPS) if self.evaluate else MAX_STEPS
 
     def play_out(self, world, command):
         """The seat's reward after it sends `command` in `world` and every seat then
-        plays its policy to the end."""
+        plays its policy to the end. `world` is not changed."""
         rules = self.rules
+        if self.in_place is not None:
+            world = clone(world)  # this play-out's own copy, folded in place
         state = self._apply(world, self.seat, command)
-        for _ in range(MAX_STEPS):
+        for _ in range(self.horizon):
             self.budget.check()
-            if rules.result(state) is not None:
-                return self._reward(rules.result(state))
+            result = rules.result(state)
+            if result is not None:
+                return self._reward(result)
             state = self._step(state)
             if state is None:
-                break
-        return 1 / world["players"]  # stuck, or far too long: a fair share
+                return 1 / world["players"]  # stuck: a fair share
+        if self.evaluate is not None and rules.result(state) is None:
+            return self.evaluate(state, self.seat)
+        result = rules.result(state)
+        return 1 / world["players"] if result is None else self._reward(result)
 
     def _step(self, state):
         """One command of a play-out: a reflex when some seat has one worth sending,
@@ -242,8 +287,9 @@ class Search:
             return self._fold(state, self.rules.decide(state, seat, fallback))
 
     def _fold(self, state, events):
+        fold = self.in_place or self.rules.evolve
         for event in events:
-            state = self.rules.evolve(state, event)
+            state = fold(state, event)
         return state
 
     def _reward(self, result):

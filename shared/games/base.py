@@ -34,6 +34,14 @@ A module exposes:
     redact(event, seat) -> dict     the event as that seat (None: a spectator) may see it
     result(state) -> dict | None    {"winners": [...], "scores": [...], ...} once finished
 
+Optional, for speed (a search's play-outs, a decide folding its own events):
+
+    evolve_in_place(state, event) -> state
+        Folds one event into `state` itself and returns it; the same state as
+        evolve(state, event) gives (a test checks it over whole games). Only for a
+        state its caller owns and nobody else holds. A game without it is searched
+        with evolve.
+
 Optional, for games with real-time parts (Alien):
 
     REFLEXES: tuple[str, ...]       command types a bot sends out of turn after its

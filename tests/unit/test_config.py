@@ -1,5 +1,7 @@
 """shared.config: where the Redis URL comes from when REDIS_URL is unset."""
 
+import pytest
+
 from shared.config import DEFAULT_REDIS_URL, Config
 
 
@@ -25,3 +27,15 @@ def test_the_expiry_policy_is_configurable():
     config = Config.from_env({"WAITING_EXPIRES_AFTER": "60", "IDLE_EXPIRES_AFTER": "120"})
     assert (config.waiting_expires_after, config.idle_expires_after) == (60, 120)
     assert Config.from_env({}).waiting_expires_after == 24 * 3600
+
+
+def test_finished_games_read_models_expire_after_a_week_unless_set_or_off():
+    assert Config.from_env({}).finished_read_models_ttl == 7 * 24 * 3600
+    assert Config.from_env({"FINISHED_READ_MODELS_TTL": "3600"}).finished_read_models_ttl == 3600
+    for off in ("0", "off", "OFF", "never"):
+        assert Config.from_env({"FINISHED_READ_MODELS_TTL": off}).finished_read_models_ttl == 0
+
+
+def test_a_negative_retention_is_refused():
+    with pytest.raises(ValueError):
+        Config.from_env({"FINISHED_READ_MODELS_TTL": "-1"})

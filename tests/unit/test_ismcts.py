@@ -153,3 +153,65 @@ def test_greedys_choice_stands_unless_another_command_beats_it_on_the_same_world
         # Every command tied with greedy's: greedy's choice stands.
         monkeypatch.setattr(ismcts.Search, "play_out", lambda search, world, command: 0.5)
         assert ismcts.search(view, feed, random.Random(8), 50, clock=TickClock()) == greedy
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_a_play_out_folds_in_place_on_its_own_copy_as_evolve_would(case, monkeypatch):
+    from shared.games.common import clone
+
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module = case.module()
+        world = module.sample(view, feed, random.Random(5))
+        untouched = clone(world)
+        budget = ismcts.Budget(TickClock(tick=0.0), 1000)
+        rewards = {}
+        for in_place in (True, False):
+            monkeypatch.setattr(ismcts, "FOLD_IN_PLACE", in_place)
+            search = ismcts.Search(view, random.Random(6), "greedy", budget)
+            if in_place:  # the games of this change fold in place; others fall back
+                expected = hasattr(search.rules, "evolve_in_place")
+                assert (search.in_place is not None) == expected
+            rewards[in_place] = [search.play_out(world, c) for c in view["legal"][:4]]
+            assert world == untouched
+        assert rewards[True] == rewards[False]
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_the_search_tries_the_commands_in_the_bot_modules_rank_order(case, monkeypatch):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module = case.module()
+        greedy = module.greedy(view, feed, random.Random(2))
+        others = [c for c in view["legal"] if c != greedy][::-1]
+        monkeypatch.setattr(module, "rank", lambda v, f, rng: [greedy, *others], raising=False)
+        monkeypatch.setattr(ismcts, "WIDENING", 100.0)  # every command from the first world
+        tried = []
+
+        def play_out(search, world, command):
+            tried.append(command)
+            return 0.5
+
+        monkeypatch.setattr(ismcts.Search, "play_out", play_out)
+        ismcts.search(view, feed, random.Random(2), think_ms=20, clock=TickClock())
+        assert tried[: len(view["legal"])] == [greedy, *others]
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_with_evaluate_a_play_out_ends_after_horizon_commands(case, monkeypatch):
+    with case.installed():
+        _, _, _, view, feed = _point(case)
+        module = case.module()
+        monkeypatch.setattr(module, "evaluate", lambda state, seat: 0.123, raising=False)
+        monkeypatch.setattr(module, "HORIZON", 1, raising=False)
+        world = module.sample(view, feed, random.Random(5))
+        budget = ismcts.Budget(TickClock(tick=0.0), 1000)
+        search = ismcts.Search(view, random.Random(6), "greedy", budget)
+        steps = []
+        real_step = search._step
+        search._step = lambda state: steps.append(1) or real_step(state)
+        reward = search.play_out(world, view["legal"][0])
+        assert len(steps) == 1 and reward == 0.123  # one command after the seat's own
+        monkeypatch.delattr(module, "evaluate")  # without it: played to the end
+        search = ismcts.Search(view, random.Random(6), "greedy", budget)
+        assert search.play_out(world, view["legal"][0]) != 0.123

@@ -10,7 +10,7 @@ they may send, views.py what each seat sees.
 
 from ..base import RuleError
 from .decide import decide
-from .events import evolve
+from .events import evolve, evolve_in_place
 from .facts import CARDS, COMMANDS, NAME, OPTIONS, PLAYERS, TABLE_COMMANDS
 from .options import check_deck, configure, initial
 from .turns import legal, timeout, to_act
@@ -28,6 +28,7 @@ __all__ = [
     "configure",
     "decide",
     "evolve",
+    "evolve_in_place",
     "initial",
     "legal",
     "redact",

@@ -8,9 +8,9 @@ next turn, the end of the game), each step an event of its own.
 import random
 
 from ..base import RuleError
-from ..common import check_seat
+from ..common import check_seat, clone
 from .commands import parse_command, parse_table_command
-from .events import evolve
+from .events import evolve_in_place
 from .facts import CARDS, DISPLAY_SIZE, HAND_SIZE, holds, remove_cards, row_value, sorted_cards
 from .rules import attack_targets, display_bounds, draw_choices, end_reason, published, scores
 from .rules import winners as best_seats
@@ -45,11 +45,12 @@ def decide(state, seat, command):
 def _settle(state, events):
     """`events` followed by what happens by itself after them."""
     events = list(events)
+    state = clone(state)  # decide's own copy: folded in place, `state` is not changed
     for event in events:
-        state = evolve(state, event)
+        evolve_in_place(state, event)
     while (event := _next_by_itself(state)) is not None:
         events.append(event)
-        state = evolve(state, event)
+        evolve_in_place(state, event)
     return events
 
 

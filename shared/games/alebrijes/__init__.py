@@ -8,7 +8,7 @@ contract of shared/games/base.py.
 from ..base import RuleError
 from .cards import CARDS, minus_points
 from .commands import COMMANDS
-from .events import evolve
+from .events import evolve, evolve_in_place
 from .moves import legal, timeout
 from .options import NAME, OPTIONS, PLAYERS, check_deck, configure, initial
 from .rules import decide, to_act
@@ -25,6 +25,7 @@ __all__ = [
     "configure",
     "decide",
     "evolve",
+    "evolve_in_place",
     "initial",
     "legal",
     "minus_points",

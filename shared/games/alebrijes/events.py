@@ -116,3 +116,9 @@ _FOLDS = {
 def evolve(state, event):
     """The state after `event`, as a new value; `state` and `event` are left untouched."""
     return fold_event(_FOLDS, state, event, "Alebrijes")
+
+
+def evolve_in_place(state, event):
+    """`state` itself after `event`, folded into it, and returned: only for a state its
+    caller owns (a search's copy of a world, a decide's own copy; see base.py)."""
+    return fold_event(_FOLDS, state, event, "Alebrijes", copy=False)

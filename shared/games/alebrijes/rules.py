@@ -5,7 +5,7 @@ from ..common import check_seat
 from .cards import remove_cards, sorted_cards
 from .combinations import beating_error, combination, ollin_effects
 from .commands import parse_command
-from .events import evolve
+from .events import evolve, evolve_in_place
 from .rounds import dealt_event, next_deal, round_ended_event
 
 
@@ -105,7 +105,8 @@ def _play(state, seat, command):
     events, state = [played], evolve(state, played)
     if state["hands"][seat] and ollin != "none":
         effect = _ollin_event(state, seat, ollin, lay_aside)
-        events, state = events + [effect], evolve(state, effect)
+        # `state` is already this decide's own copy: fold the effect into it
+        events, state = events + [effect], evolve_in_place(state, effect)
     if not state["hands"][seat]:  # the round ends the moment a hand is empty
         return events + _round_end(state, seat)
     return events + _trick_end(state, seat)

@@ -132,14 +132,18 @@ def _card_worth(card, held):
 PILE_WORTH = 0.5  # an unknown card from the draw pile, on average
 
 
+def _draw_score(state, held, command):
+    picks = command["display"]
+    score = sum(_card_worth(card, held) for card in picks)
+    return score + PILE_WORTH * (state["draw"]["count"] - len(picks))
+
+
 def _draw(view, seat):
     state = view["state"]
     held = Counter(state["hand"])
     best, best_score = None, None
     for command in view["legal"]:
-        picks = command["display"]
-        score = sum(_card_worth(card, held) for card in picks)
-        score += PILE_WORTH * (state["draw"]["count"] - len(picks))
+        score = _draw_score(state, held, command)
         if best_score is None or score > best_score:
             best, best_score = command, score
     return best
@@ -158,3 +162,22 @@ def greedy(view, feed, rng):
     if phase == "keep":
         return _keep(view, seat)
     return _draw(view, seat)
+
+
+def rank(view, feed, rng):
+    """Every legal command, the most promising first, for the search to try in this
+    order: greedy's choice, then rows (or draws) by the score greedy gives them; in the
+    other phases, with a few commands each, the others in a random order."""
+    seat, state, legal = view["seat"], view["state"], view["legal"]
+    first = greedy(view, feed, rng)
+    if state["phase"] == "play":
+        scores = [_row_score(state, seat, c["cards"]) for c in legal]
+    elif state["phase"] == "draw":
+        held = Counter(state["hand"])
+        scores = [_draw_score(state, held, c) for c in legal]
+    else:
+        rest = [c for c in legal if c != first]
+        rng.shuffle(rest)
+        return [first, *rest]
+    order = sorted(range(len(legal)), key=lambda i: (-scores[i], rng.random()))
+    return [first, *(legal[i] for i in order if legal[i] != first)]

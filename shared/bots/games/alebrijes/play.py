@@ -85,6 +85,12 @@ def _cost(cards):
     return _Hand(cards).cost() if cards else 0.0
 
 
+def hand_cost(cards):
+    """What `cards` in hand cost: the minus points they would lose (the highest number
+    per colour) plus the plays they still need, GROUP_COST each; 0 for no cards."""
+    return _cost(cards)
+
+
 def _expected_draw_cost(cards, unseen):
     """The expected cost one card drawn from `unseen` ([(colour, number, count)]) adds to
     `cards`: the points it raises its colour by, a new group unless one of its number and
@@ -221,3 +227,32 @@ def greedy(view, feed, rng):
     if best is None or pass_score > best_score:
         return passing
     return best
+
+
+def rank(view, feed, rng):
+    """Every legal command, the most promising first, for the search to try in this
+    order: greedy's choice, then the plays by the score greedy gives them (the best pass
+    where its score falls), then the other passes and exchanges in a random order."""
+    state, legal = view["state"], view["legal"]
+    first = greedy(view, feed, rng)
+    scored, rest = [], []
+    if state["phase"] == "play":
+        hand, leading = state["hand"], state["table"] is None
+        base = _cost(hand)
+        for command in legal:
+            if command["type"] == "play":
+                scored.append((_play_score(state, command, hand, base, leading), command))
+            else:
+                rest.append(command)
+        if rest:
+            unseen = _unseen_kinds(state, feed)
+            passing, gain = _best_exchange(legal, "pass", "exchange", hand, unseen)
+            threatened = any(size <= THREAT for size in _opponents_sizes(state))
+            scored.append((gain - PASS_COST - (THREAT_PASS if threatened else 0.0), passing))
+            rest = [c for c in rest if c is not passing]
+    else:
+        rest = list(legal)
+    rng.shuffle(rest)
+    keys = {id(c): (-score, rng.random()) for score, c in scored}
+    ordered = sorted((c for _, c in scored), key=lambda c: keys[id(c)]) + rest
+    return [first, *(c for c in ordered if c != first)]

@@ -1,0 +1,39 @@
+"""How long a game that is over keeps its read models.
+
+A finished or cancelled game never changes again, and its read models (the seats' and
+the spectator's views, the summary, the checkpoint) are a pure function of its stream.
+So once it is over they expire after `seconds` (FINISHED_READ_MODELS_TTL); the stream
+itself is the truth and is kept. After they expire the API answers a view or summary
+from the stream, as it does for a game not yet projected (services/api/play.py).
+"""
+
+from dataclasses import dataclass
+
+OVER = ("finished", "cancelled")
+WEEK = 7 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class Retention:
+    """`seconds` 0: the read models of games that are over are kept for good."""
+
+    seconds: int = WEEK
+
+    def read_model_keys(self, keys, game_id, current):
+        """Every read model key of one game: checkpoint, summary, spectator and seats."""
+        seats = [None, *range(len(current["seats"]))]
+        return [
+            keys.checkpoint(game_id),
+            keys.summary(game_id),
+            *(keys.view(game_id, seat) for seat in seats),
+        ]
+
+    def expire_if_over(self, pipe, keys, game_id, current, ended_at):
+        """Queue on `pipe` the expiry of the game's read models if it is over, `seconds`
+        after its last event (`ended_at`, ms). Counted from the end, not from the save:
+        a rebuild writes a game long over anew, and Redis drops it again at once."""
+        if self.seconds <= 0 or current["status"] not in OVER:
+            return
+        at_ms = ended_at + self.seconds * 1000
+        for key in self.read_model_keys(keys, game_id, current):
+            pipe.pexpireat(key, at_ms)
