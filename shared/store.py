@@ -94,6 +94,16 @@ class EventStore:
     def read(self, game_id, after=0, limit=None):
         """The records after version `after`, oldest first, at most `limit` of them."""
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+", count=limit)
+        return self.records(entries)
+
+    def queue_read(self, pipe, game_id, after=0):
+        """Queue `read(game_id, after)` on a pipeline; `records` turns its answer into
+        records (many games' tails in one round trip)."""
+        pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
+
+    @staticmethod
+    def records(entries):
+        """Records from an XRANGE answer."""
         return [_record(entry_id, fields) for entry_id, fields in entries]
 
     def version(self, game_id):
