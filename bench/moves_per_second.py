@@ -5,12 +5,18 @@ free port, creates games of four random bots over HTTP, and waits for them to fi
 A move is one bot command (an exchange, a play or a pass: each command makes exactly
 one such event). Prints the median of several runs for one game at a time (latency
 bound: projector -> RQ -> worker -> game service per move) and for several games at
-once (throughput).
+once (throughput), the two interleaved (1, 8, 1, 8...) so both see the same noise.
+For each batch it also prints Redis commands per move (INFO's
+total_commands_processed, the bench's own polling included) and CPU milliseconds per
+move of each process (psutil, from `RUN_DIR/children.json`); and the load average.
+With --profile, py-spy records the RQ worker and the projector during one more batch of
+--games games and prints where their time went (bench/pyspy.py).
 
-    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8]
+    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8] [--profile]
 """
 
 import argparse
+import json
 import os
 import signal
 import statistics
@@ -20,10 +26,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
+import redis
 import requests
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+import pyspy  # noqa: E402  (bench/, beside this script)
 
 from services.embedded_redis import free_port  # noqa: E402
 
@@ -35,16 +45,20 @@ def start_stack(run_dir, workers):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}
     env.update(PORT=str(port), RUN_DIR=run_dir, WORKERS=str(workers), RATE_LIMITS="off")
+    log = open(Path(run_dir) / "stack.log", "ab")  # not over the figures
     process = subprocess.Popen(
-        [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL
+        [sys.executable, "-m", "services.run"], cwd=ROOT, env=env, stdout=log, stderr=log
     )
     base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
+    deadline = time.monotonic() + 120  # a machine shared with test suites starts slowly
+    while time.monotonic() < deadline:
         try:
-            requests.get(f"{base}/v1/games", timeout=1)
+            requests.get(f"{base}/v1/games", timeout=5)
             return process, base
-        except requests.ConnectionError:
-            time.sleep(0.1)
+        except requests.RequestException:
+            time.sleep(0.2)
+    process.send_signal(signal.SIGINT)
+    process.wait(30)
     raise RuntimeError("the stack did not start")
 
 
@@ -72,28 +86,96 @@ def play_batch(http, base, games, seed):
     return moves, elapsed
 
 
+class Meter:
+    """Redis commands and each process's CPU seconds, read before and after a batch."""
+
+    def __init__(self, run_dir):
+        url = (Path(run_dir) / "redis.url").read_text().strip()
+        self.redis = redis.Redis.from_url(url)
+        children = json.loads((Path(run_dir) / "children.json").read_text())
+        self.roles = {}
+        for name, child in children.items():
+            role = "worker" if name.startswith("worker") else name
+            process = psutil.Process(child["pid"])
+            family = [process, *process.children(recursive=True)]  # gunicorn's workers
+            self.roles.setdefault(role, []).extend(family)
+
+    def read(self):
+        cpu = {role: _cpu_seconds(ps) for role, ps in self.roles.items()}
+        return self.redis.info("stats")["total_commands_processed"], cpu
+
+    def per_move(self, before, after, moves):
+        """(Redis commands a move, {role: CPU ms a move})."""
+        commands = (after[0] - before[0]) / moves
+        cpu = {r: 1000 * (after[1][r] - before[1][r]) / moves for r in before[1]}
+        return commands, cpu
+
+
+def _cpu_seconds(processes):
+    total = 0.0
+    for process in processes:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system
+    return total
+
+
+def _load():
+    return Path("/proc/loadavg").read_text().split()[:3]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
+    parser.add_argument("--profile", action="store_true", help="py-spy the worker and projector")
     args = parser.parse_args()
-    print(f"{args.workers} RQ worker(s)")
+    print(f"{args.workers} RQ worker(s); load average before: {' '.join(_load())}")
     with tempfile.TemporaryDirectory() as run_dir:
         process, base = start_stack(run_dir, args.workers)
         http = requests.Session()
+        meter = Meter(run_dir)
+        rates = {1: [], args.games: []}
+        commands = {1: [], args.games: []}
         try:
-            for games in (1, args.games):
-                rates = []
-                for run in range(args.runs):
+            for run in range(args.runs):
+                for games in rates:
+                    before = meter.read()
                     moves, elapsed = play_batch(http, base, games, seed=1000 * run)
-                    rates.append(moves / elapsed)
+                    per_move, cpu = meter.per_move(before, meter.read(), moves)
+                    rates[games].append(moves / elapsed)
+                    commands[games].append(per_move)
+                    cpu_text = ", ".join(f"{r} {ms:.2f}" for r, ms in sorted(cpu.items()))
                     print(f"  {games} game(s) at once, run {run + 1}: {moves} moves "
-                          f"in {elapsed:.2f} s = {moves / elapsed:.0f} moves/s")  # fmt: skip
-                print(f"{games} game(s) at once: median {statistics.median(rates):.0f} moves/s")
+                          f"in {elapsed:.2f} s = {moves / elapsed:.0f} moves/s; "
+                          f"{per_move:.1f} Redis commands a move; "
+                          f"CPU ms a move: {cpu_text}")  # fmt: skip
+            for games, found in rates.items():
+                spread = f"{min(found):.0f}-{max(found):.0f}"
+                median = statistics.median(commands[games])
+                print(f"{games} game(s) at once: median {statistics.median(found):.0f} moves/s "
+                      f"({spread}), {median:.1f} Redis commands a move")  # fmt: skip
+            one, many = (statistics.median(found) for found in rates.values())
+            print(f"{args.games} games / 1 game: {many / one:.2f}x")
+            if args.profile:
+                profile(meter, http, base, args.games, run_dir)
         finally:
+            print(f"load average after: {' '.join(_load())}")
             process.send_signal(signal.SIGINT)
             process.wait(30)
+
+
+def profile(meter, http, base, games, folder, seconds=4):
+    """py-spy the worker(s) and the projector through one batch of `games` games."""
+    pids = {role: [p.pid for p in meter.roles[role]] for role in ("worker", "projector")}
+    handles = {role: pyspy.record(ps, seconds, folder, role) for role, ps in pids.items()}
+    moves, elapsed = play_batch(http, base, games, seed=77)
+    print(f"profiled batch: {moves / elapsed:.0f} moves/s")
+    for role, started in handles.items():
+        print(pyspy.render(role, pyspy.summary(pyspy.finish(started)), top=12))
 
 
 if __name__ == "__main__":

@@ -53,10 +53,12 @@ class Tablestream:
 
     name = "tablestream"
 
-    def __init__(self, run_dir, log_path, workers=1):
+    def __init__(self, run_dir, log_path, workers=1, root=ROOT, env=None):
         self.run_dir = Path(run_dir)
         self.log_path = Path(log_path)
         self.workers = workers
+        self.root = Path(root)  # another checkout's services (bench/ab.py's A and B)
+        self.env = env or {}
 
     def start(self):
         (self.run_dir / "redis").mkdir(parents=True, exist_ok=True)
@@ -70,11 +72,12 @@ class Tablestream:
             WORKERS=str(self.workers),
             RATE_LIMITS="off",
         )
+        env.update(self.env)
         # Its logs (an access line per request) go to a file, not over the progress bar.
         self.log = open(self.log_path, "ab")  # closed in stop()
         self.process = subprocess.Popen(
             [sys.executable, "-m", "services.run"],
-            cwd=ROOT,
+            cwd=self.root,
             env=env,
             stdout=self.log,
             stderr=subprocess.STDOUT,

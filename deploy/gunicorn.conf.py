@@ -25,9 +25,11 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 worker_class = "services.api.gunicorn_worker.ProblemWorker"
 worker_connections = 10_000
 accesslog = None
+logger_class = "services.api.gunicorn_worker.NoAccessLog"  # the access line is the app's
 errorlog = "-"
 loglevel = "warning"
 logconfig_dict = logs.dict_config("api")
+logs.lean_records()  # forked workers inherit it
 graceful_timeout = 10
 timeout = 60
 

@@ -5,31 +5,38 @@ stream entry id (`<version>-0`), so reading from a version is a plain XRANGE and
 clock leaks into ids. Appends are one Lua script: the version check and every XADD
 happen atomically, so two writers racing for the same version cannot both win.
 
-After an append the store notifies a feed stream (partitioned by game) that the
-projectors follow. The notification is a second command, outside the script, because
-on a Redis Cluster the feed and the game live on different slots (and a cluster
-pipeline runs no scripts); the feed is only a wake-up, so a notification lost in a
-crash between the two is repaired by the projectors' sweep, and a repeated one is
+Each append also notifies a feed stream (partitioned by game) that the projectors
+follow. On one Redis server the same script does it, so a move is one round trip and
+a notification is written exactly when events are. On a Redis Cluster the feed and the
+game live on different slots (and a cluster pipeline runs no scripts), so there it is
+a second command after the script; the feed is only a wake-up, so a notification lost
+in a crash between the two is repaired by the projectors' sweep, and a repeated one is
 harmless.
 """
 
 import zlib
 from dataclasses import dataclass
 
+from redis import RedisCluster
+
 from shared import jsonutil
 from shared.keys import Keys
 
 FEED_MAXLEN = 100_000
 
+# KEYS[1] the game's stream, KEYS[2] (on one server) the feed to notify; ARGV: the
+# expected version, the append time, the game id, the feed's approximate length cap,
+# then the events.
 _APPEND = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local version = 0
 if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
 if version ~= tonumber(ARGV[1]) then return {0, version} end
-for i = 3, #ARGV do
+for i = 5, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i], 't', ARGV[2])
 end
+if KEYS[2] then redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'g', ARGV[3]) end
 return {1, version}
 """
 
@@ -58,6 +65,8 @@ class EventStore:
         self.keys = keys or Keys()
         self.partitions = partitions
         self._append = redis.register_script(_APPEND)
+        # One server: the script notifies the feed too. A cluster: a second command.
+        self._notifies = not isinstance(redis, RedisCluster)
 
     def partition(self, game_id):
         """The feed partition a game's notifications go to (stable across processes)."""
@@ -70,23 +79,31 @@ class EventStore:
         """
         if not events:
             return expected_version
+        feed = self.keys.feed(self.partition(game_id))
+        keys = [self.keys.events(game_id), feed] if self._notifies else [self.keys.events(game_id)]
         ok, version = self._append(
-            keys=[self.keys.events(game_id)],
-            args=[expected_version, at_ms, *(jsonutil.dumps(e) for e in events)],
+            keys=keys,
+            args=[expected_version, at_ms, game_id, FEED_MAXLEN, *map(jsonutil.dumps, events)],
         )
         if not ok:
             raise VersionConflict(expected_version, version)
-        self.redis.xadd(
-            self.keys.feed(self.partition(game_id)),
-            {"g": game_id},
-            maxlen=FEED_MAXLEN,
-            approximate=True,
-        )
+        if not self._notifies:
+            self.redis.xadd(feed, {"g": game_id}, maxlen=FEED_MAXLEN, approximate=True)
         return version
 
     def read(self, game_id, after=0, limit=None):
         """The records after version `after`, oldest first, at most `limit` of them."""
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+", count=limit)
+        return self.records(entries)
+
+    def queue_read(self, pipe, game_id, after=0):
+        """Queue `read(game_id, after)` on a pipeline; `records` turns its answer into
+        records (many games' tails in one round trip)."""
+        pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
+
+    @staticmethod
+    def records(entries):
+        """Records from an XRANGE answer."""
         return [_record(entry_id, fields) for entry_id, fields in entries]
 
     def version(self, game_id):

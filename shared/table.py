@@ -10,6 +10,7 @@ import hashlib
 
 from shared import bots, fork, games
 from shared.games.base import RuleError
+from shared.games.common import clone
 
 BOTS = bots.LEVELS
 TAKEOVER_BOT = "greedy"  # the level that plays a timed-out or resigned seat by default
@@ -23,6 +24,11 @@ TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned
 CANCELLED, COMMANDED, FIRED = "game_cancelled", "commanded", "timer_fired"
 PAUSED = "webhook_paused"
 EXPIRED = "game_expired"
+# The events the table folds itself; every other event is the rules'.
+_LIFECYCLE = frozenset(
+    (CREATED, CLAIMED, STARTED, ENDED, TIMED_OUT, TAKEN_OVER, RETURNED)
+    + (CANCELLED, COMMANDED, FIRED, PAUSED, EXPIRED)
+)
 # Why an abandoned game expired: waiting with no seat claimed, or active with nobody acting.
 EXPIRY_REASONS = {"waiting": "no_players", "active": "idle"}
 LIFECYCLE = (
@@ -349,7 +355,7 @@ def rules_of(table):
     return games.get(table["game"])
 
 
-def evolve(table, event, at=None):
+def evolve(table, event, at=None, in_place=False):
     """Fold one event (lifecycle or rules) into the table; the input is not changed.
 
     `at` (ms since the epoch) is when the event was appended: it dates the moment each
@@ -389,7 +395,10 @@ def evolve(table, event, at=None):
         if table["seats"][event["seat"]]["away"]:
             table = _with_seat(table, event["seat"], bot=None, away=False)
     else:
-        table = {**table, "rules": rules_of(table).evolve(table["rules"], event)}
+        rules = rules_of(table)
+        # in_place: the caller owns the rules' state and the event (see fold).
+        fold = getattr(rules, "evolve_in_place", None) if in_place else None
+        table = {**table, "rules": (fold or rules.evolve)(table["rules"], event)}
     return _with_timers_since(_with_acting_since(table, at), at)
 
 
@@ -455,9 +464,23 @@ def _with_timers_since(table, at):
 
 def fold(events, table=None):
     """Fold events onto a table (None: from nothing). Items are events, or (event, at)
-    pairs when the append times are known (stored records)."""
+    pairs when the append times are known (stored records). Neither the table nor the
+    events are changed. A game with `evolve_in_place` (base.py) has its rules' state
+    copied once for the whole fold rather than once an event: the states in between are
+    never seen (a rebuild folds whole streams).
+    """
+    owned = None  # the rules' state this fold made, which it may fold into
     for item in events:
-        table = evolve(table, *item) if isinstance(item, tuple) else evolve(table, item)
+        event, at = item if isinstance(item, tuple) else (item, None)
+        if event["type"] in _LIFECYCLE:
+            table = evolve(table, event, at)
+        elif owned is not None and table["rules"] is owned:
+            # A copy of the event: the rules may keep parts of it in the state they change.
+            table = evolve(table, clone(event), at, in_place=True)
+            owned = table["rules"]
+        else:
+            table = evolve(table, event, at)
+            owned = table["rules"]
     return table
 
 

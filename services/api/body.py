@@ -7,7 +7,7 @@ JSON strictly (it refuses all of those, and never recurses in Python); what it
 accepts and nests at most MAX_DEPTH deep the standard library reads safely too.
 """
 
-from flask import request
+from flask import g, request
 
 from services.api.errors import ApiError
 from shared import jsonutil
@@ -29,6 +29,15 @@ def check_json_body():
         raise ApiError("bad_request", f"the body is not valid JSON: {error}") from None
     if nests_deeper(value, MAX_DEPTH):
         raise ApiError("bad_request", f"the body nests deeper than {MAX_DEPTH} levels")
+    g.json_body = value  # read once: a route takes it from here (parsed())
+
+
+def parsed():
+    """The request's JSON body as check_json_body read it; raises JSONDecodeError when
+    it is not JSON (an empty body)."""
+    if "json_body" in g:
+        return g.json_body
+    return jsonutil.loads(request.get_data())
 
 
 def nests_deeper(value, limit):

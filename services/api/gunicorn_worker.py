@@ -1,9 +1,11 @@
 """gunicorn's gevent worker, answering the errors gunicorn raises itself (a request line
 or headers over its limits, a malformed request) as application/problem+json with a
-stable code, like every other error of the API, instead of gunicorn's HTML page."""
+stable code, like every other error of the API, instead of gunicorn's HTML page; and
+gunicorn's logger without its access log."""
 
 import socket
 
+from gunicorn.glogging import Logger
 from gunicorn.http import errors as http_errors
 from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
@@ -54,3 +56,13 @@ def _linger(client, seconds=1.0, most=1 << 20):
     read = 0
     while read < most and (chunk := client.recv(65536)):
         read += len(chunk)
+
+
+class NoAccessLog(Logger):
+    """gunicorn's logger, its access log off. The app writes the access line itself
+    (services/ops/web.py, with the request id and game id); with a logging config
+    set, gunicorn would build its own line's fields on every request only for its
+    `gunicorn.access` logger to drop them."""
+
+    def _compute_access_log_enabled(self):
+        return False

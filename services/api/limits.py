@@ -53,6 +53,9 @@ def install(app, deps):
     config = deps.config
     if config.trusted_proxies:  # the client's address is the proxies' X-Forwarded-For
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=config.trusted_proxies)
+    if not config.rate_limits:  # no limiter at all: a disabled one still runs per request
+        app.extensions["tablestream.leases"] = NoLeases()
+        return
     uri, options = _storage(config, deps.redis)
     limiter = Limiter(
         key_func=get_remote_address,
@@ -78,7 +81,7 @@ def install(app, deps):
             app.view_functions[endpoint] = commands(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
     leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
-    app.extensions["tablestream.leases"] = leases if config.rate_limits else NoLeases()
+    app.extensions["tablestream.leases"] = leases
 
 
 def _storage(config, client):

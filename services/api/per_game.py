@@ -14,7 +14,14 @@ from flask_smorest import Blueprint
 from services.api import replays, schemas
 from services.api.deps import errors
 from services.api.games import CONTRACTS
-from services.api.play import BEARER, VIEW_DOC, command_answer, events_answer, view_answer
+from services.api.play import (
+    BEARER,
+    VIEW_DOC,
+    VIEW_QUERY,
+    command_answer,
+    events_answer,
+    view_answer,
+)
 
 EXAMPLES = {
     "alebrijes": {"type": "play", "cards": ["G3", "J3"], "ollin": "none"},
@@ -31,7 +38,7 @@ def blueprint(contract):
 
     @blp.route("/<game_id>/view")
     class View(MethodView):
-        @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
+        @blp.arguments(VIEW_QUERY, location="query", error_status_code=400)
         @blp.response(200, contract.view, headers={"ETag": {"schema": {"type": "string"}}})
         @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
         @errors(blp, 400, 401, 403, 404, 429)

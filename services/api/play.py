@@ -5,6 +5,8 @@ resources under `/v1/{game}/...` with each game's exact types. Both call the fun
 below, so they answer byte for byte alike.
 """
 
+import functools
+
 from flask import Response, current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -12,6 +14,7 @@ from marshmallow import ValidationError
 
 from services.api import replays, schemas
 from services.api.auth import seat_of
+from services.api.body import parsed as parsed_body
 from services.api.deps import deps, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
@@ -24,6 +27,8 @@ BEARER = [{"seatToken": []}, {}]
 # A seat's answers share one URL with every other seat's: caches must keep them apart.
 PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
 OVER = ("finished", "cancelled")
+# One instance for every request: webargs would build a Schema per request from a class.
+VIEW_QUERY = schemas.ViewQuery()
 
 VIEW_DOC = """What the caller's seat may see (a seat token), or the spectator view (none).
 
@@ -35,7 +40,7 @@ get 304 when nothing changed."""
 
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
-    @blp.arguments(schemas.ViewQuery, location="query", error_status_code=400)
+    @blp.arguments(VIEW_QUERY, location="query", error_status_code=400)
     @blp.response(200, "View", headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
     @errors(blp, 400, 401, 403, 404, 429)
@@ -50,22 +55,44 @@ def view_answer(game_id, query, game=None):
     `game`, a game of another kind is unknown here."""
     d = deps()
     seat = seat_of(game_id, d.service.secret, required=False)
-    raw = _view(d, game_id, seat)
-    view = jsonutil.loads(raw)
-    if game is not None and view["game"] != game:
-        raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
     after = query.get("after")
-    if after is not None and view["version"] <= after and view["status"] not in OVER:
-        with open_wait(query["wait"]):
-            moved = watcher().wait(game_id, after, query["wait"], lambda: projected(d, game_id))
-        if not moved:
-            return Response(status=304, headers=PRIVATE)
+    if after is None:
         raw = _view(d, game_id, seat)
-        view = jsonutil.loads(raw)
+        view = _of_kind(jsonutil.loads(raw), game_id, game)
+    else:
+        # Registered before the first read, which takes the view and the projected
+        # version in one round trip: a long-poll that waits costs two, not three.
+        with watcher().watching(game_id, after) as waiter:
+            raw, version = _view_and_projected(d, game_id, seat)
+            view = _of_kind(jsonutil.loads(raw), game_id, game)
+            if view["version"] <= after and view["status"] not in OVER:
+                with open_wait(query["wait"]):
+                    moved = waiter.wait(query["wait"], lambda: projected(d, game_id), version)
+                if not moved:
+                    return Response(status=304, headers=PRIVATE)
+                raw = _view(d, game_id, seat)
+                view = jsonutil.loads(raw)
     etag = f'"{view["version"]}"'
     if request.if_none_match.contains_weak(str(view["version"])):
         return Response(status=304, headers={**PRIVATE, "ETag": etag})
     return json_response(raw, headers={**PRIVATE, "ETag": etag})
+
+
+def _of_kind(view, game_id, game):
+    """`view`, unless `game` names another kind of game than the view's."""
+    if game is not None and view["game"] != game:
+        raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
+    return view
+
+
+def _view_and_projected(d, game_id, seat):
+    """(the seat's view as JSON bytes, the version the read models show), one round
+    trip when the view is stored."""
+    pipe = d.redis.pipeline(transaction=False)
+    pipe.get(d.keys.view(game_id, seat))
+    pipe.hget(d.keys.checkpoint(game_id), "version")
+    raw, version = pipe.execute()
+    return (raw if raw is not None else _view(d, game_id, seat)), int(version or 0)
 
 
 def _view(d, game_id, seat):
@@ -146,7 +173,7 @@ def json_object():
     if not request.is_json:
         raise ApiError("unsupported_media_type", "send the body as application/json")
     try:
-        body = jsonutil.loads(request.get_data())
+        body = parsed_body()
     except jsonutil.JSONDecodeError:
         raise ApiError("bad_request", "the body is not valid JSON") from None
     if not isinstance(body, dict):
@@ -155,14 +182,21 @@ def json_object():
 
 
 def _validated(game, body):
-    schema = COMMAND_SCHEMAS[game].get(body["type"])
+    schema = _command_schema(game, body["type"])
     if schema is None:
         known = sorted(COMMAND_SCHEMAS[game])
         raise ApiError("bad_command", f"{game} has no command {body['type']!r}; try {known}")
     try:
-        return schema().load(body)
+        return schema.load(body)
     except ValidationError as error:
         raise ApiError("bad_command", "the command is not valid", error.messages) from None
+
+
+@functools.cache
+def _command_schema(game, command_type):
+    """One schema instance per command, built once: loading keeps no state in it."""
+    schema = COMMAND_SCHEMAS[game].get(command_type)
+    return None if schema is None else schema()
 
 
 def event_as_seen(current, record, seat):

@@ -10,6 +10,7 @@ process hears of it; no process keeps state another must see.
 import logging
 import threading
 import time
+from contextlib import contextmanager
 
 log = logging.getLogger(__name__)
 
@@ -37,19 +38,19 @@ class Watcher:
         missed, and again after a wake-up that named no version (a resubscription); a
         published version that passes `after` is trusted without another read, so a
         thousand waiters on one game cost Redis nothing more when it moves."""
+        with self.watching(game_id, after) as waiter:
+            return waiter.wait(timeout, version_now)
+
+    @contextmanager
+    def watching(self, game_id, after):
+        """A waiter on the game, registered for as long as the block lasts: a read made
+        inside it, before `waiter.wait`, misses no move (see wait)."""
         self._start()
         waiter = _Waiter(after)
         with self._lock:
             self._waiters.setdefault(game_id, set()).add(waiter)
-        deadline = time.monotonic() + timeout
         try:
-            while not waiter.passed and version_now() <= after:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    return False
-                waiter.event.wait(remaining)
-                waiter.event.clear()
-            return True
+            yield waiter
         finally:
             with self._lock:
                 waiting = self._waiters.get(game_id, set())
@@ -114,3 +115,20 @@ class _Waiter:
         self.after = after
         self.passed = False
         self.event = threading.Event()
+
+    def wait(self, timeout, version_now, version=None):
+        """True once the version passes `after`, False after `timeout` seconds.
+        `version`: the version read since registering, if the caller has it;
+        `version_now()` is asked otherwise, and after a wake-up that named none."""
+        deadline = time.monotonic() + timeout
+        if version is None:
+            version = version_now()
+        while not self.passed and version <= self.after:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return False
+            self.event.wait(remaining)
+            self.event.clear()
+            if not self.passed:
+                version = version_now()
+        return True

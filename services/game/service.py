@@ -81,6 +81,15 @@ class GameService:
         metrics.command_appended(written[2]["game"], command.get("type"))
         return written
 
+    def append_decided(self, game_id, version, events, at, after):
+        """Append events a caller decided from this game's table at `version` (a bot
+        chain's run of moves, services/worker/chain.py), all or none, dated `at`;
+        `after` is the table they lead to. Returns their records; raises
+        VersionConflict, appending nothing, when the game has moved since `version`."""
+        new_version = self.store.append(game_id, version, events, at)
+        self._remember(game_id, new_version, after)
+        return [Record(version + i + 1, at, e) for i, e in enumerate(events)]
+
     def timeout(self, game_id, seat, version):
         """The seat's time ran out at `version`: apply the rules' default action. A timer
         for a version that has passed does nothing (returns None)."""

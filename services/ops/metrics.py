@@ -86,8 +86,18 @@ def projected(lag_seconds):
 
 def request_answered(method, route, status, seconds):
     """The API answered a request; `route` is the URL rule, not the raw path."""
-    REQUESTS.labels(method, route, str(status)).inc()
-    REQUEST_SECONDS.labels(method, route).observe(seconds)
+    series = _ANSWERED.get((method, route, status))
+    if series is None:  # labels() takes a lock and builds a key: once per series
+        series = (
+            REQUESTS.labels(method, route, str(status)),
+            REQUEST_SECONDS.labels(method, route),
+        )
+        _ANSWERED[method, route, status] = series
+    series[0].inc()
+    series[1].observe(seconds)
+
+
+_ANSWERED = {}  # (method, route, status) -> its counter and histogram
 
 
 def job_started(job, latency_seconds):

@@ -5,6 +5,12 @@ table at that version), so projecting is: read the stream after the checkpoint, 
 write every read model and the new checkpoint in one Lua call that refuses to go
 backwards. A duplicate notification, a crash half-way or two projectors racing on one
 game therefore leave the read models as one clean pass would.
+
+It works a batch of games at a time (a read of the feed, a sweep step, a rebuild chunk):
+each game named once, folded once over everything new in its stream, with the batch's
+reads in one round trip and its writes in another (one by one on a Redis Cluster, whose
+pipelines run no scripts). It remembers the checkpoints it wrote (`known.py`) and checks
+each against the stored version in the same round trip as the stream's tail.
 """
 
 import logging
@@ -13,10 +19,12 @@ import socket
 import time
 from dataclasses import dataclass
 
-from redis.exceptions import ResponseError
+from redis.cluster import RedisCluster
+from redis.exceptions import NoScriptError, ResponseError
 
 from services.game.service import read_checkpoint
 from services.ops import metrics
+from services.projector.known import Known, KnownGames
 from services.projector.retention import OVER, Retention
 from services.worker.schedule import Nothing
 from shared import games, jsonutil, table
@@ -29,6 +37,7 @@ SWEEP_BATCH = 50  # games one sweep step looks at, between two reads of the feed
 CLAIM_IDLE_MS = 30_000  # a notification unacknowledged this long: its projector died
 CONSUMER_GONE_MS = 300_000  # a consumer silent this long, with nothing pending, is gone
 CLAIM_EVERY = 10.0  # seconds between two looks for what dead projectors left
+REBUILD_BATCH = 100  # games a rebuild reads and writes in one round trip each
 
 
 @dataclass(frozen=True)
@@ -86,50 +95,215 @@ class Projector:
         self.consumer_gone_ms = CONSUMER_GONE_MS
         self.claim_every = CLAIM_EVERY
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
+        self.known = KnownGames()
 
     def project(self, game_id):
         """Bring one game's read models up to its stream. Returns the version they show."""
-        version, before = read_checkpoint(self.redis, self.keys, game_id)
-        tail = self.store.read(game_id, after=version)
-        if not tail:
-            return version
-        current = table.fold(((r.event, r.at) for r in tail), before)
-        version = tail[-1].version
-        if self.notifier is not None:
-            self.notifier.notify(game_id, before, tail)
-        if self._save(game_id, current, version):
-            metrics.projected(time.time() - tail[0].at / 1000)
-            self._after_save(game_id, current, version, tail[0].at, tail[-1].at)
-            self.wake(game_id, current, version, tail[-1].at, before)
-        return version
+        result = self._project_batch([game_id])[game_id]
+        if isinstance(result, Exception):
+            raise result
+        return result
 
-    def _save(self, game_id, current, version):
+    def project_many(self, game_ids):
+        """Bring several games' read models up to their streams, as one batch. Returns
+        {game_id: version shown}; a game that fails is logged and left out (one game
+        must not hold up the others; the sweep tries it again)."""
+        game_ids = list(dict.fromkeys(game_ids))
+        try:
+            results = self._project_batch(game_ids)
+        except Exception as error:  # e.g. Redis unreachable: the whole batch failed
+            results = dict.fromkeys(game_ids, error)
+        versions = {}
+        for game_id, result in results.items():
+            if isinstance(result, Exception):
+                log.error(
+                    "could not project game %s; the sweep will try again",
+                    game_id,
+                    exc_info=result,
+                )
+            else:
+                versions[game_id] = result
+        return versions
+
+    def _project_batch(self, game_ids):
+        """{game_id: version or the exception that stopped it}."""
+        results = {}
+        known = self._checkpoints(game_ids)
+        tails, stale = self._tails(known)
+        if stale:  # moved under us: forget what we knew, read them afresh
+            for game_id in stale:
+                self.known.forget(game_id)
+            results.update(self._project_batch(stale))
+        fresh = {g: k for g, k in known.items() if g not in stale}
+        folded = {}
+        hooks = self._hooks([g for g in fresh if tails[g]])
+        for game_id, was in fresh.items():
+            tail = tails[game_id]
+            if not tail:
+                if was.version:
+                    self.known.put(game_id, was)
+                results[game_id] = was.version
+                continue
+            try:
+                folded[game_id] = self._fold(game_id, was, tail, hooks.get(game_id, {}))
+            except Exception as error:
+                self.known.forget(game_id)
+                results[game_id] = error
+        saved = self._save_all(folded, results)
+        try:
+            self._after_save(saved)
+        except Exception:  # written, but not indexed: touch the indexes next time
+            log.exception("could not update the lobby or live sets of %d games", len(saved))
+            for game_id in saved:
+                self.known.forget(game_id)
+        for game_id, (was, tail, current, _) in saved.items():
+            try:
+                self.wake(game_id, current, tail[-1].version, tail[-1].at, was.table)
+            except Exception:  # the sweep wakes it again
+                log.exception("could not schedule what game %s waits for", game_id)
+        return results
+
+    def _checkpoints(self, game_ids):
+        """What this projector knows of each game; the stored checkpoint (one round trip)
+        for those it does not know."""
+        known = {game_id: self.known.get(game_id) for game_id in game_ids}
+        cold = [g for g, k in known.items() if k is None]
+        if cold:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in cold:
+                pipe.hmget(self.keys.checkpoint(game_id), ["version", "table"])
+            for game_id, (version, raw) in zip(cold, pipe.execute(), strict=True):
+                known[game_id] = (
+                    Known(0, None) if version is None else Known(int(version), jsonutil.loads(raw))
+                )
+        return known
+
+    def _tails(self, known):
+        """Each game's records after the version known, and the games whose stored
+        checkpoint is not the one this projector remembers (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        checked = [g for g in known if self.known.get(g) is known[g]]
+        for game_id in checked:
+            pipe.hget(self.keys.checkpoint(game_id), "version")
+        for game_id, was in known.items():
+            self.store.queue_read(pipe, game_id, after=was.version)
+        answers = pipe.execute()
+        stored = answers[: len(checked)]
+        stale = [g for g, v in zip(checked, stored, strict=True) if int(v or 0) != known[g].version]
+        reads = answers[len(checked) :]
+        tails = {g: self.store.records(entries) for g, entries in zip(known, reads, strict=True)}
+        return tails, stale
+
+    def _hooks(self, game_ids):
+        if self.notifier is None or not game_ids:
+            return {}
+        return self.notifier.hooks(game_ids)
+
+    def _fold(self, game_id, was, tail, hooks):
+        """(was, tail, the table after it, the checkpoint and read models as JSON)."""
+        current = table.fold(((r.event, r.at) for r in tail), was.table)
+        if self.notifier is not None and hooks:
+            self.notifier.notify(game_id, was.table, tail, hooks)
+        version = tail[-1].version
         models = read_models(current, version)
-        names = list(models)
+        docs = {name: jsonutil.dumps(document) for name, document in models.items()}
+        return was, tail, current, (jsonutil.dumps(current), docs)
+
+    def _write_args(self, game_id, version, documents):
+        checkpoint, docs = documents
         keys = [self.keys.checkpoint(game_id)] + [
             self.keys.summary(game_id) if n == "summary" else self.keys.view(game_id, n)
-            for n in names
+            for n in docs
         ]
-        docs = [jsonutil.dumps(models[n]) for n in names]
-        return self._write(keys=keys, args=[version, jsonutil.dumps(current), *docs]) == 1
+        return keys, [version, checkpoint, *docs.values()]
 
-    def _after_save(self, game_id, current, version, first_at, last_at):
-        """Keep the cross-game indexes in step, start the clock of a game that is over,
-        and tell the API processes that the game's views changed."""
+    def _save(self, game_id, current, version):
+        """Write one game's read models and checkpoint, unless the stored checkpoint is
+        as new already. True when written."""
+        models = read_models(current, version)
+        docs = {name: jsonutil.dumps(document) for name, document in models.items()}
+        keys, args = self._write_args(game_id, version, (jsonutil.dumps(current), docs))
+        return self._write(keys=keys, args=args) == 1
+
+    def _save_all(self, folded, results):
+        """Write every folded game (one round trip, or one a game on a cluster); the
+        games written, and each game's version (or error) in `results`."""
+        writes = {}
+        for game_id, (_, tail, _, documents) in folded.items():
+            writes[game_id] = self._write_args(game_id, tail[-1].version, documents)
+        answers = self._run_writes(writes)
+        saved = {}
+        for game_id, answer in answers.items():
+            was, tail, current, (checkpoint, _) = folded[game_id]
+            version = tail[-1].version
+            if isinstance(answer, Exception):
+                self.known.forget(game_id)
+                results[game_id] = answer
+            elif answer == 1:
+                metrics.projected(time.time() - tail[0].at / 1000)
+                # The table as a cold read would give it back (JSON's types).
+                self.known.put(game_id, Known(version, jsonutil.loads(checkpoint), was.indexed))
+                saved[game_id] = folded[game_id]
+                results[game_id] = version
+            else:  # refused: another projector got as far; read afresh next time
+                self.known.forget(game_id)
+                results[game_id] = version
+        return saved
+
+    def _run_writes(self, writes):
+        """{game_id: the write script's answer or its error}."""
+        if not writes:
+            return {}
+        if isinstance(self.redis, RedisCluster):
+            return {g: _answer(self._write, keys, args) for g, (keys, args) in writes.items()}
         pipe = self.redis.pipeline(transaction=False)
-        for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
-            if current["status"] == "waiting":
-                pipe.zadd(lobby, {game_id: first_at}, nx=True)
-            else:
-                pipe.zrem(lobby, game_id)
-        if current["status"] in OVER:
-            pipe.zrem(self.keys.live, game_id)
-            self.retention.expire_if_over(pipe, self.keys, game_id, current, last_at)
-        else:  # just looked at: the sweep may wait
-            pipe.zadd(self.keys.live, {game_id: _now_ms() + self.sweep_ms})
+        for keys, args in writes.values():
+            pipe.evalsha(self._write.sha, len(keys), *keys, *args)
+        answers = dict(zip(writes, pipe.execute(raise_on_error=False), strict=True))
+        for game_id, answer in answers.items():
+            if isinstance(answer, NoScriptError):  # Redis restarted: load it and go on
+                answers[game_id] = _answer(self._write, *writes[game_id])
+        return answers
+
+    def _after_save(self, saved):
+        """Keep the cross-game indexes in step and tell the API processes that the
+        games' views changed. The lobby and the end of a game are touched only when a
+        game's status is not the one this projector last put there; the live set's next
+        look goes out by one ZADD for the whole batch."""
+        if not saved:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        live = {}
+        for game_id, (was, tail, current, _) in saved.items():
+            status = current["status"]
+            if status in OVER:  # every save: a SET of a view drops its expiry
+                pipe.zrem(self.keys.live, game_id)
+                self.retention.expire_if_over(pipe, self.keys, game_id, current, tail[-1].at)
+            else:  # just looked at: the sweep may wait
+                live[game_id] = _now_ms() + self.sweep_ms
+            if status == was.indexed:
+                continue
+            for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
+                if status == "waiting":
+                    pipe.zadd(lobby, {game_id: tail[0].at}, nx=True)
+                else:
+                    pipe.zrem(lobby, game_id)
+        if live:
+            pipe.zadd(self.keys.live, live)
+        cluster = isinstance(self.redis, RedisCluster)
+        if not cluster:  # a cluster pipeline refuses PUBLISH
+            for game_id, (_, tail, _, _) in saved.items():
+                pipe.publish(self.keys.changes, f"{game_id} {tail[-1].version}")
         pipe.execute()
-        # Not pipelined: a cluster pipeline refuses PUBLISH.
-        self.redis.publish(self.keys.changes, f"{game_id} {version}")
+        if cluster:
+            for game_id, (_, tail, _, _) in saved.items():
+                self.redis.publish(self.keys.changes, f"{game_id} {tail[-1].version}")
+        for game_id, (_, tail, current, _) in saved.items():
+            known = self.known.get(game_id)
+            if current["status"] in OVER:
+                self.known.forget(game_id)  # nothing more to come
+            elif known is not None and known.version == tail[-1].version:
+                self.known.put(game_id, Known(known.version, known.table, current["status"]))
 
     def wake(self, game_id, current, version, at_ms, before=None):
         """Schedule what the game now waits for: bot turns (now), bot reactions (after
@@ -176,7 +350,8 @@ class Projector:
         now = _now_ms()
         # Push their next look out first, so that another projector skips them.
         self.redis.zadd(self.keys.live, {g: now + self.sweep_ms for g in game_ids}, xx=True)
-        for game_id in game_ids:
+        projected = self.project_many(game_ids)
+        for game_id in projected:
             try:
                 self._look_at(game_id, now)
             except Exception:
@@ -184,11 +359,14 @@ class Projector:
         return len(game_ids)
 
     def _look_at(self, game_id, now):
-        """Project a game, then wake what it waits for (repairs a lost notification
+        """After projecting a game: wake what it waits for (repairs a lost notification
         or a job lost in a crash: a duplicate job is a no-op), or call it off when it
         is abandoned."""
-        self.project(game_id)
-        version, current = read_checkpoint(self.redis, self.keys, game_id)
+        known = self.known.get(game_id)  # just checked against the stored checkpoint
+        if known is not None and known.table is not None:
+            version, current = known.version, known.table
+        else:
+            version, current = read_checkpoint(self.redis, self.keys, game_id)
         if current is None:
             return
         last = self.store.read(game_id, after=version - 1)
@@ -222,9 +400,23 @@ class Projector:
         for key in [*indexes, *map(self.keys.checkpoint, game_ids)]:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
+        self.known.clear()
+        batch = []
         for game_id in progress(game_ids):
-            self.project(game_id)
+            batch.append(game_id)
+            if len(batch) == REBUILD_BATCH:
+                self._rebuild_batch(batch)
+                batch = []
+        self._rebuild_batch(batch)
         return len(game_ids)
+
+    def _rebuild_batch(self, game_ids):
+        """Project a rebuild's batch; the first game that failed stops the rebuild."""
+        if not game_ids:
+            return
+        for result in self._project_batch(game_ids).values():
+            if isinstance(result, Exception):
+                raise result
 
     # The feed: consumer groups over the partitions, so many projectors share the work.
 
@@ -240,9 +432,9 @@ class Projector:
                     raise
 
     def poll(self, block_ms=1000, count=200, pending=False):
-        """Read one batch of notifications, project the games they name, acknowledge
-        them. Returns how many notifications were handled. `block_ms` None or 0: do
-        not wait for notifications."""
+        """Read one batch of notifications, project the games they name (each once,
+        whichever feeds name it), acknowledge them. Returns how many notifications were
+        handled. `block_ms` None or 0: do not wait for notifications."""
         start = "0" if pending else ">"
         batches = self.redis.xreadgroup(
             GROUP,
@@ -251,19 +443,23 @@ class Projector:
             count=count,
             block=None if pending or not block_ms else block_ms,
         )
-        return sum(self._handle(feed, entries) for feed, entries in batches or [])
+        return self._handle(batches or [])
 
-    def _handle(self, feed, entries):
-        """Project the games a batch of one feed's notifications names, then
+    def _handle(self, batches):
+        """Project the games that [(feed, entries)] of notifications name, then
         acknowledge them. An entry trimmed from the feed comes without fields (and, from
         XAUTOCLAIM on Redis 6.2, without an id)."""
-        named = (fields[b"g"].decode() for _, fields in entries if fields)
-        for game_id in dict.fromkeys(named):
-            self._project_safely(game_id)
-        ids = [entry_id for entry_id, _ in entries if entry_id is not None]
-        if ids:
-            self.redis.xack(feed, GROUP, *ids)
-        return len(entries)
+        named = [fields[b"g"].decode() for _, entries in batches for _, fields in entries if fields]
+        if named:
+            self.project_many(named)
+        pipe = self.redis.pipeline(transaction=False)
+        for feed, entries in batches:
+            ids = [entry_id for entry_id, _ in entries if entry_id is not None]
+            if ids:
+                pipe.xack(feed, GROUP, *ids)
+        if len(pipe):
+            pipe.execute()
+        return sum(len(entries) for _, entries in batches)
 
     def claim_orphans(self):
         """Take over the notifications that projectors which died left unacknowledged
@@ -276,7 +472,7 @@ class Projector:
                 answer = self.redis.xautoclaim(
                     feed, GROUP, self.consumer, self.claim_idle_ms, start_id=start, count=200
                 )
-                handled += self._handle(feed, answer[1])
+                handled += self._handle([(feed, answer[1])])
                 start = answer[0]
                 if start in (b"0-0", "0-0"):
                     break
@@ -290,14 +486,6 @@ class Projector:
             gone = consumer["pending"] == 0 and consumer["idle"] >= self.consumer_gone_ms
             if gone and name != self.consumer:
                 self.redis.xgroup_delconsumer(feed, GROUP, name)
-
-    def _project_safely(self, game_id):
-        """One game failing to project must not hold up the others; its notification
-        is acknowledged anyway, and the sweep tries the game again."""
-        try:
-            self.project(game_id)
-        except Exception:
-            log.exception("could not project game %s; the sweep will try again", game_id)
 
     def run(self, stop=lambda: False, block_ms=1000):
         """Follow the feed until `stop()` is true: first what this consumer left
@@ -321,6 +509,14 @@ class Projector:
             except Exception:  # one bad game must not stop every other game's views
                 log.exception("projection failed; retrying")
                 time.sleep(0.5)
+
+
+def _answer(script, keys, args):
+    """A script's answer, or the error it raised (one game's write among a batch's)."""
+    try:
+        return script(keys=keys, args=args)
+    except Exception as error:
+        return error
 
 
 def _now_ms():

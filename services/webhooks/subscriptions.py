@@ -41,11 +41,19 @@ class Subscriptions:
         raw = self.redis.hgetall(self.keys.webhooks(game_id))
         if not raw:
             return {}
-        health = self.redis.hgetall(self.keys.webhook_health(game_id))
+        return _unpaused(raw, self.redis.hgetall(self.keys.webhook_health(game_id)))
+
+    def active_many(self, game_ids):
+        """{game_id: active(game_id)} of several games in one round trip (a projector
+        batch's games)."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(self.keys.webhooks(game_id))
+            pipe.hgetall(self.keys.webhook_health(game_id))
+        answers = pipe.execute()
         return {
-            name.decode(): jsonutil.loads(hook)
-            for name, hook in raw.items()
-            if f"paused:{name.decode()}".encode() not in health
+            game_id: _unpaused(answers[2 * i], answers[2 * i + 1])
+            for i, game_id in enumerate(game_ids)
         }
 
     def paused(self, game_id, subscriber):
@@ -67,3 +75,11 @@ class Subscriptions:
         """Deliver to the subscriber again, its run of failures forgotten."""
         health = self.keys.webhook_health(game_id)
         self.redis.hdel(health, f"failures:{subscriber}", f"paused:{subscriber}")
+
+
+def _unpaused(raw, health):
+    return {
+        name.decode(): jsonutil.loads(hook)
+        for name, hook in raw.items()
+        if f"paused:{name.decode()}".encode() not in health
+    }

@@ -8,36 +8,18 @@ import logging
 import random
 
 from services import deps as deps_module
-from services.ops import metrics
+from services.worker import chain
 from shared import bots, jsonutil, table
 from shared.games.base import RuleError
-from shared.store import VersionConflict
 
 log = logging.getLogger(__name__)
 
 
-def play_bot_turn(game_id, seat, version):
-    """The bot in `seat` moves, seeing only its own seat's view at `version`."""
-    d = deps_module.current()
-    view = _view(d, game_id, seat)
-    if view is None or view["version"] != version or seat not in view["to_act"]:
-        return "stale"
-    place = view["seats"][seat]
-    if not place["bot"]:
-        return "not a bot"
-    feed = _feed(d, game_id, seat, version)
-    if feed is None:
-        return "stale"
-    rng = random.Random(f"bot-{game_id}-{seat}-{version}")
-    try:
-        with metrics.bot_deciding(place["bot"]):
-            command = bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
-    except Exception:  # a bot's bug must not stall the game: say so, and play on at random
-        log.exception(
-            "%s bot in %s seat %s failed; it plays at random", place["bot"], game_id, seat
-        )
-        command = bots.choose("random", view, feed, rng)
-    return _send(d, game_id, seat, command, version)
+def play_bot_turn(game_id, seat, version, lease=None):
+    """The bot in `seat` moves, seeing only its own seat's view at `version`; then the
+    bot seats after it, while they may (a bot chain: services/worker/chain.py).
+    `lease`: the token of the chain this job continues."""
+    return chain.BotChain(deps_module.current(), game_id).play(seat, version, lease)
 
 
 def play_bot_reaction(game_id, seat):
@@ -106,14 +88,3 @@ def _feed(d, game_id, seat, version):
     if len(records) != version:
         return None
     return [table.event_as_seen(current, r, seat) for r in records]
-
-
-def _send(d, game_id, seat, command, version):
-    try:
-        d.service.command(game_id, seat, command, expected_version=version, by="bot")
-    except VersionConflict:
-        return "stale"
-    except RuleError as error:  # a bot bug: keep the worker alive and say so
-        log.error("bot in %s seat %s refused: %s", game_id, seat, error.message)
-        return f"refused: {error.code}"
-    return "moved"

@@ -3,6 +3,9 @@
 Each job's id is derived from what it is for (game, seat, version or timer key), and
 every job re-checks the game when it runs, so scheduling the same thing twice, or a
 job that comes too late, is harmless.
+
+A bot turn is not enqueued while a bot chain holds the game's lease
+(services/worker/chain.py): the chain plays that turn itself, or hands it on.
 """
 
 from datetime import UTC, datetime
@@ -22,8 +25,20 @@ class Scheduler:
         self.timers = timers if timers is not None else queue
 
     def bot_turn(self, game_id, seat, version):
-        """The bot in `seat` moves now."""
+        """The bot in `seat` moves now, unless a bot chain is playing the game."""
+        if self.queue.connection.exists(self.chain_lease(game_id)):
+            return
         self._now(jobs.play_bot_turn, f"bot-{game_id}-{seat}-{version}", game_id, seat, version)
+
+    def continue_bots(self, game_id, seat, version, lease):
+        """A bot chain hands on: the bot in `seat` moves next, in a job that takes over
+        the chain's `lease` (its token)."""
+        job_id = f"bot-{game_id}-{seat}-{version}"
+        self._now(jobs.play_bot_turn, job_id, game_id, seat, version, lease)
+
+    def chain_lease(self, game_id):
+        """The key a bot chain holds while it plays `game_id` (on the queue's Redis)."""
+        return f"{self.queue.name}:chain:{game_id}"
 
     def bot_reaction(self, game_id, seat, version, at_ms):
         """The bot in `seat` reacts (claims, stacks...) at `at_ms`, after its delay."""

@@ -23,7 +23,7 @@ worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE sta
 errors of the mean gain), else greedy's choice.
 
 The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
-`evaluate` with `HORIZON` (optional, defaults above). The rules module's: a game with
+`evaluate` with `HORIZON`, `CONFIDENCE` (optional, defaults above). The rules module's: a game with
 `evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
 events folded into it; any other with `evolve`, which copies the state at every event.
 
@@ -122,7 +122,8 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         search.rng = rng
         if collecting:
             gc.enable()
-    return _best(favourite, gains.values())
+    # A bot module may set its own CONFIDENCE (Alien's luck-heavy play-outs need more).
+    return _best(favourite, gains.values(), getattr(search.bots, "CONFIDENCE", CONFIDENCE))
 
 
 def _candidates(bots, view, feed, rng):
@@ -140,9 +141,9 @@ def _candidates(bots, view, feed, rng):
     return ranked
 
 
-def _best(favourite, gains):
+def _best(favourite, gains, confidence=CONFIDENCE):
     """The command whose mean gain over greedy's choice is the largest, if it is above
-    CONFIDENCE standard errors of that mean (and measured on MIN_WORLDS worlds at
+    `confidence` standard errors of that mean (and measured on MIN_WORLDS worlds at
     least); else greedy's choice."""
     best, margin = favourite, 0.0
     for command, diffs in gains:
@@ -151,7 +152,7 @@ def _best(favourite, gains):
             continue
         mean = sum(diffs) / n
         error = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1) / n)
-        if mean > margin and mean > CONFIDENCE * error:
+        if mean > margin and mean > confidence * error:
             best, margin = command, mean
     return best
 

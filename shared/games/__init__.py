@@ -7,8 +7,14 @@ from shared.games.base import RuleError
 NAMES = ("alebrijes", "alien", "alakablast", "abluxxen")
 
 
+_MODULES = {}  # name -> module: a fold asks once an event, import_module is not free
+
+
 def get(name):
     """The rules module of a game, or RuleError("unknown_game")."""
+    module = _MODULES.get(name)
+    if module is not None:
+        return module
     if name not in NAMES:
         raise RuleError("unknown_game", f"no game called {name!r}; try one of {list(NAMES)}")
-    return import_module(f"shared.games.{name}")
+    return _MODULES.setdefault(name, import_module(f"shared.games.{name}"))

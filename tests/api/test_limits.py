@@ -137,6 +137,7 @@ def test_rate_limits_off_lifts_every_limit(deps, projector):
     app = app_with(
         deps, rate_limits=False, rate_limit_create="1/minute", rate_limit_commands="1/minute"
     )
+    assert "limiter" not in app.extensions  # none installed: nothing runs per request
     client = app.test_client()
     games = [client.post("/v1/games", json=TABLE) for _ in range(3)]
     assert [g.status_code for g in games] == [201] * 3

@@ -2,6 +2,7 @@
 lifecycle endpoints, through the Flask app."""
 
 import threading
+import time
 
 from shared import jsonutil
 from tests.api.test_play import auth, card_codes, create, view_of
@@ -36,6 +37,32 @@ def test_a_long_poll_answers_once_a_move_passes_its_version(app, projector):
     response = answers[0]
     assert response.status_code == 200  # not the 304 of a wait that ran out
     assert response.get_json()["version"] > version
+
+
+def test_a_long_poll_that_waits_asks_the_projected_version_with_its_first_read(
+    app, deps, projector, monkeypatch
+):
+    client = app.test_client()
+    game = create(client, [{"name": "a"}, {"name": "b"}], seed=1)
+    version = projector.project(game["id"])
+    watcher = app.extensions["tablestream.watcher"]
+    watcher._start()  # subscribed first: subscribing wakes every waiter to look again
+    deadline = time.monotonic() + 10
+    while deps.redis.pubsub_numsub(deps.keys.changes)[0][1] == 0:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    asked = []  # versions asked of Redis on their own, a round trip each
+    hget = deps.redis.hget
+    monkeypatch.setattr(deps.redis, "hget", lambda *a: asked.append(a) or hget(*a))
+    url = f"/v1/games/{game['id']}/view?after={version}&wait=20"
+    thread, answers = in_background(lambda: app.test_client().get(url))
+    while game["id"] not in watcher._waiters:  # the poll waits by now
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    move_first_legal(client, game, projector)
+    thread.join(25)
+    assert answers[0].status_code == 200 and answers[0].get_json()["version"] > version
+    assert (deps.keys.checkpoint(game["id"]), "version") not in asked
 
 
 def test_a_long_poll_whose_version_has_passed_answers_at_once(client, projector):

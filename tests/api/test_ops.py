@@ -52,7 +52,17 @@ def test_every_problem_carries_the_request_id(client):
     assert body["request_id"] == unknown_route.headers["X-Request-ID"]
 
 
-def test_one_json_access_line_per_request(client, json_lines):
+@pytest.fixture(params=["full records", "lean records"])
+def records(request, monkeypatch):
+    """Log records as the logging module makes them by default, or lean (as every
+    process of ours makes them: logs.lean_records)."""
+    for switch in ("logThreads", "logProcesses", "logMultiprocessing", "_srcfile"):
+        monkeypatch.setattr(logging, switch, getattr(logging, switch))
+    if request.param == "lean records":
+        logs.lean_records()
+
+
+def test_one_json_access_line_per_request(client, json_lines, records):
     created = client.post(
         "/v1/games",
         json={"game": "alebrijes", "seats": [{"name": "ana"}, {"name": "bo"}]},
@@ -150,6 +160,14 @@ def test_metrics_count_requests_by_route_and_commands_by_game_and_type(client):
     )
     # One series for every game (the URL rule, not the path); one count per command.
     assert after == (before[0] + 1, before[1] + 1, before[2] + 1)
+    again = client.post(url, json={**command, "expected_version": 1}, headers=auth(tokens[seat]))
+    assert again.status_code == 409
+    refused = sample("tablestream_http_requests_total", method="POST", route=route, status="409")
+    assert refused >= 2  # each answer counts, in its own series
+    assert (
+        sample("tablestream_http_requests_total", method="POST", route=route, status="200")
+        == (after[0])
+    )
     scraped = client.get("/metrics").get_data(as_text=True)
     for family in (
         "tablestream_http_requests_total",

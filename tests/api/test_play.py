@@ -162,3 +162,20 @@ def test_the_summary_is_public_and_marks_a_custom_deck(client, projector):
 def test_the_interactive_documentation_is_served(client):
     assert client.get("/docs").status_code == 200
     assert client.get("/openapi.json").get_json()["info"]["title"] == "tablestream"
+
+
+def test_a_command_body_is_parsed_once(client, monkeypatch):
+    game = create(client, humans("ana", "bo"), seed=4)
+    command = view_of(client, game, 0)["legal"][0]
+    body = jsonutil.dumps(command)
+    parsed = []
+    loads = jsonutil.loads
+    monkeypatch.setattr(jsonutil, "loads", lambda raw: parsed.append(raw) or loads(raw))
+    response = client.post(
+        f"/v1/games/{game['id']}/commands",
+        data=body,
+        content_type="application/json",
+        headers=auth(game["seats"][0]["token"]),
+    )
+    assert response.status_code == 200, response.get_json()
+    assert parsed.count(body) == 1

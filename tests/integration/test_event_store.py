@@ -3,6 +3,7 @@
 import threading
 
 import pytest
+import redis
 
 from shared.store import EventStore, VersionConflict
 
@@ -92,3 +93,32 @@ def test_concurrent_appends_at_one_version_let_exactly_one_win(store):
         t.join()
     assert len(results) == 1
     assert [r.event["n"] for r in store.read("race")] == results
+
+
+class CountingRedis(redis.Redis):
+    """A client that counts the commands it sends (a script call is one)."""
+
+    sent = 0
+
+    def execute_command(self, *args, **options):
+        self.sent += 1
+        return super().execute_command(*args, **options)
+
+
+def test_on_one_server_an_append_and_its_notification_are_one_command(redis_url, keys):
+    client = CountingRedis.from_url(redis_url)
+    store = EventStore(client, keys)
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)  # loads the script
+    client.sent = 0
+    store.append("g1", 1, [{"type": "b"}, {"type": "c"}], at_ms=2)
+    assert client.sent == 1
+    feed = client.xrange(keys.feed(store.partition("g1")))
+    assert [fields[b"g"] for _, fields in feed] == [b"g1", b"g1"]
+    client.close()
+
+
+def test_a_refused_append_notifies_no_one(store, backend, keys):
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    with pytest.raises(VersionConflict):
+        store.append("g1", 0, [{"type": "b"}], at_ms=2)
+    assert len(backend.xrange(keys.feed(store.partition("g1")))) == 1

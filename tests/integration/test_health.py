@@ -12,6 +12,7 @@ from rq.serializers import JSONSerializer
 from services.embedded_redis import free_port
 from services.ops import health, sidecar
 from services.ops.worker import MeasuredWorker
+from services.worker import chain
 from tests.integration.conftest import build_deps
 
 BOTS = [{"bot": "random"}] * 3
@@ -38,7 +39,10 @@ def test_a_projector_heartbeat_ages_and_readiness_follows_it(deps, monkeypatch):
     assert health.readiness(deps)["checks"]["projector"]["ok"] is False
 
 
-def test_the_worker_reports_job_latency_duration_and_bot_decisions(deps, projector):
+def test_the_worker_reports_job_latency_duration_and_bot_decisions(deps, projector, monkeypatch):
+    # One job plays the whole game (a bot chain, no time slice): one job, every decision.
+    monkeypatch.setattr(chain, "SLICE_SECONDS", 3600)
+
     def count(name, **labels):
         return REGISTRY.get_sample_value(name, labels) or 0.0
 
@@ -47,7 +51,7 @@ def test_the_worker_reports_job_latency_duration_and_bot_decisions(deps, project
         count("tablestream_job_duration_seconds_count", job="play_bot_turn", outcome="ok"),
         count("tablestream_bot_decision_seconds_count", bot="random"),
     )
-    deps.service.create("alebrijes", BOTS, {"seed": 6, "rounds": 1})
+    game_id = deps.service.create("alebrijes", BOTS, {"seed": 6, "rounds": 1})["id"]
     projector.join_group()
     projector.poll(block_ms=1)
     assert deps.queue.count == 1  # the first bot's turn
@@ -58,7 +62,9 @@ def test_the_worker_reports_job_latency_duration_and_bot_decisions(deps, project
         count("tablestream_job_duration_seconds_count", job="play_bot_turn", outcome="ok"),
         count("tablestream_bot_decision_seconds_count", bot="random"),
     )
-    assert after == tuple(n + 1 for n in before)
+    decisions = sum(1 for r in deps.store.read(game_id) if r.event["type"] == "commanded")
+    assert decisions < chain.MAX_MOVES
+    assert after == (before[0] + 1, before[1] + 1, before[2] + decisions)
     assert worker.worker_ttl == 30  # beats every 15 s while idle: readiness sees it
     assert worker.alive()  # its /healthz
     worker.last_beat -= 61

@@ -8,7 +8,7 @@ import pytest
 
 import shared.games.alakablast as game
 from shared.bots.games import alakablast as bot
-from shared.bots.games.alakablast import beliefs
+from shared.bots.games.alakablast import beliefs, evaluation, sampling
 from tests.unit.test_alakablast_helpers import after, started
 from tests.unit.test_bots_alien import positions, seat_feed, seat_view
 
@@ -174,8 +174,17 @@ def test_a_rivals_chosen_duel_card_is_drawn_never_read():
     assert bot.sample(_view(other, 0), [], random.Random(7)) == bot.sample(
         view, [], random.Random(7)
     )
-    picks = {bot.sample(view, [], random.Random(k))["duel"]["chosen"]["rival"] for k in range(40)}
-    assert picks == set(range(5))  # any card of the rival's hand, the real one no likelier
+    # The rival's card is the one greedy would choose seeing the rival's view of the
+    # sampled world, now and then any card of its hand: never the real one, read.
+    picks = []
+    for k in range(200):
+        world = bot.sample(view, [], random.Random(k))
+        world["duel"]["chosen"]["rival"], pick = None, world["duel"]["chosen"]["rival"]
+        rivals = _view(world, 1)
+        picks.append(pick == bot.greedy(rivals, [], random.Random(k))["card"])
+        assert 0 <= pick < 5
+    assert sum(picks) >= 200 * (1 - sampling.RANDOM_CHOICE) - 15
+    assert not all(picks)
     # Seat 0's own choice is its own to know: nothing chosen yet stays nothing.
     assert bot.sample(view, [], random.Random(1))["duel"]["chosen"]["attacker"] is None
 
@@ -222,3 +231,41 @@ def test_greedy_informs_in_the_dimension_that_tells_the_least():
         "type": "inform",
         "dimension": "element",
     }
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_rank_is_greedys_choice_then_one_ask_per_card_one_duel_per_rival_and_kind(players):
+    checked = 0
+    for tbl, log in every_position(players, greedy_policy, games=2):
+        for seat in table_seats(tbl):
+            view = seat_view(tbl, len(log), seat)
+            if seat not in view["to_act"]:
+                continue
+            feed = seat_feed(tbl, log, seat)
+            ranked = bot.rank(view, feed, random.Random(2))
+            legal = view["legal"]
+            assert ranked[0] == bot.greedy(view, feed, random.Random(2))
+            assert all(c in legal for c in ranked) and len(ranked) == len(set(map(str, ranked)))
+            if view["state"]["phase"] != "turn":
+                assert len(ranked) == len(legal)
+                continue
+            checked += 1
+            for kind, fields in (("ask", ("card",)), ("duel", ("rival", "kind"))):
+                pairs = [tuple(c[f] for f in fields) for c in legal if c["type"] == kind]
+                ranked_pairs = [tuple(c[f] for f in fields) for c in ranked if c["type"] == kind]
+                assert sorted(ranked_pairs) == sorted(set(pairs))  # each once
+    assert checked > 10
+
+
+def test_evaluate_shares_the_victory_by_gems():
+    state = started(
+        3,
+        [(["W1", "W2"], ["W3", "F3"]), (["P1", "P2"], ["P3", "F4"]), (["S7", "L0"], ["W5", "F5"])],
+    )
+    assert [round(evaluation.evaluate(state, s), 6) for s in range(3)] == [round(1 / 3, 6)] * 3
+    state["gems"] = [3, 1, 0]
+    values = [evaluation.evaluate(state, s) for s in range(3)]
+    assert values[0] > values[1] > values[2] > 0 and abs(sum(values) - 1) < 1e-9
+    state["duel"] = {"attacker": 2, "rival": 1, "stake": 2}  # cut short in a duel
+    assert evaluation.evaluate(state, 2) > values[2] and evaluation.evaluate(state, 0) < values[0]
+    assert evaluation.HORIZON >= 1

@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 
 from shared import table
+from shared.bots import ismcts
 from shared.bots.games import alien as bot
 from shared.bots.games.alien import sampling
 from shared.games import alien
@@ -237,3 +238,12 @@ def test_what_the_feed_shows_is_true_and_the_sample_keeps_it():
                     assert not Counter(rules["draw_pile"]) - memory.pile_from
                     assert not Counter(state["draw_pile"]) - memory.pile_from
     assert known_cards > 50 and reshuffles > 10
+
+
+def test_the_search_takes_a_bot_modules_own_confidence():
+    """ismcts._best: a gain of 1.7 standard errors replaces greedy's choice at the
+    search's default CONFIDENCE, not at Alien's own."""
+    gains = [("other", [1.0, 0.0, 0.5])]  # mean 0.5, standard error 0.29
+    assert ismcts.CONFIDENCE < 1.7 < bot.CONFIDENCE
+    assert ismcts._best("greedy's", gains, ismcts.CONFIDENCE) == "other"
+    assert ismcts._best("greedy's", gains, bot.CONFIDENCE) == "greedy's"

@@ -20,7 +20,7 @@ revealed together. Rules: docs/rules/alakablast.md.
 from shared.games.alakablast.cards import CARDS, COMMANDS, NAME, OPTIONS, PLAYERS
 from shared.games.alakablast.deal import check_deck, configure, initial
 from shared.games.alakablast.decide import decide
-from shared.games.alakablast.evolve import evolve
+from shared.games.alakablast.evolve import evolve, evolve_in_place
 from shared.games.alakablast.turns import legal, timeout, to_act
 from shared.games.alakablast.views import redact, result, view
 from shared.games.base import RuleError
@@ -36,6 +36,7 @@ __all__ = [
     "configure",
     "decide",
     "evolve",
+    "evolve_in_place",
     "initial",
     "legal",
     "redact",

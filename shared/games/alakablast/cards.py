@@ -56,9 +56,12 @@ def discard_order(spell):
     return (ELEMENTS.index(element(spell)), power(spell))
 
 
+_DISCARD_ORDER = {spell: discard_order(spell) for spell in set(CARDS)}
+
+
 def sorted_spells(spells):
     """A new list of the spells in discard-zone order."""
-    return sorted(spells, key=discard_order)
+    return sorted(spells, key=_DISCARD_ORDER.__getitem__)
 
 
 def _element_beats(mine, theirs):

@@ -147,6 +147,7 @@ def _choose(state, seat, command):
     }
     if len(choosing_seats(state)) == 2:
         return [chosen]
+    # evolve gives the referee its own copy, which the showdown folds its events into.
     return [chosen, *showdown(evolve(state, chosen))]
 
 

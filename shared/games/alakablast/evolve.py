@@ -1,4 +1,11 @@
-"""Folding events into the state. Needs no randomness: every shuffle is in the events."""
+"""Folding events into the state. Needs no randomness: every shuffle is in the events.
+
+`evolve` folds into a copy (`copy_state`, which knows the state's shape, so it is many
+times cheaper than a generic deep copy); `evolve_in_place` folds into the state itself,
+for a caller that owns it: the referee's look-ahead (`emit`), a search's play-out. Folds
+never keep a reference to an event's lists or dicts, and never change a card's dict (they
+replace it), so an event may be reused after it is folded.
+"""
 
 from shared.games.alakablast.cards import sorted_spells
 from shared.games.alakablast.knowledge import tell, untold
@@ -131,10 +138,48 @@ FOLDS = {
 
 def evolve(state, event):
     """The state after one event; the input state is left untouched."""
-    return fold_event(FOLDS, state, event, "Alakablast")
+    return evolve_in_place(copy_state(state), event)
+
+
+def evolve_in_place(state, event):
+    """Fold `event` into `state` itself and return it: the same state as `evolve` gives,
+    for a caller that owns `state`. Raises ValueError for an event Alakablast does not have."""
+    return fold_event(FOLDS, state, event, "Alakablast", copy=False)
+
+
+def copy_state(state):
+    """A deep copy of an Alakablast rules state (the shape deal.initial builds): every
+    list and dict is new, the spells (strings) and numbers are shared."""
+    new = dict(state)
+    if state["deck"] is not None:
+        new["deck"] = list(state["deck"])
+    new["options"] = clone(state["options"])
+    new["hands"] = [[_copy_card(card) for card in hand] for hand in state["hands"]]
+    new["gems"] = list(state["gems"])
+    new["discard_zone"] = list(state["discard_zone"])
+    new["draw_pile"] = list(state["draw_pile"])
+    question = state["question"]
+    if question is not None:
+        new["question"] = {**question, "claim": clone(question["claim"])}
+    duel = state["duel"]
+    if duel is not None:
+        played = duel["played"]
+        new["duel"] = {
+            **duel,
+            "chosen": dict(duel["chosen"]),
+            "played": {"attacker": list(played["attacker"]), "rival": list(played["rival"])},
+        }
+    new["result"] = clone(state["result"])
+    return new
+
+
+def _copy_card(card):
+    told = card["told"]
+    return {"spell": card["spell"], "open": card["open"], "told": told and dict(told)}
 
 
 def emit(events, state, event):
-    """Record `event` in `events` and return the state after it, so decide can look ahead."""
+    """Record `event` in `events` and fold it into `state` itself, which the referee owns
+    (its own copy, made once per command), so decide can look ahead; returns `state`."""
     events.append(event)
-    return evolve(state, event)
+    return evolve_in_place(state, event)

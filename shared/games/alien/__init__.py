@@ -12,7 +12,7 @@ scenarios (scripted games for tutorials, puzzles and tests).
 
 from ..base import RuleError
 from .decide import decide, legal, table_timers, timeout, to_act
-from .evolve import evolve
+from .evolve import evolve, evolve_in_place
 from .facts import CARDS, COMMANDS, NAME, OPTIONS, PLAYERS, REFLEXES, TABLE_COMMANDS
 from .scenarios import arrange_deck, replay
 from .setup import check_deck, configure, initial
@@ -32,6 +32,7 @@ __all__ = [
     "configure",
     "decide",
     "evolve",
+    "evolve_in_place",
     "initial",
     "legal",
     "redact",

@@ -1,13 +1,15 @@
 """The events one command produces, and the seeded chance behind them.
 
-`decide` writes its events into a Chronicle, which folds each one at once: the next
-decision sees the cards where the last event left them, and the events can never
-disagree with the state they rebuild.
+`decide` writes its events into a Chronicle, which folds them before the next look at
+the state: the next decision sees the cards where the last event left them, and the
+events can never disagree with the state they rebuild. The Chronicle folds into its own
+copy of the state, made the first time an event must be folded (a command whose only
+event is its last, such as a play, copies nothing); the state it was given never changes.
 """
 
 import random
 
-from .evolve import evolve
+from .evolve import copy_state, evolve_in_place
 from .facts import HAND_SIZE
 
 
@@ -15,13 +17,26 @@ class Chronicle:
     """A growing list of events and the state they have led to so far."""
 
     def __init__(self, state):
-        self.state = state
+        self._state = state
+        self._owned = False  # whether _state is the Chronicle's own copy
+        self._unfolded = []  # events added since the state was last read
         self.events = []
 
     def add(self, event):
-        """Record `event` and fold it into the working state."""
+        """Record `event`; the working state folds it before it is next read."""
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self._unfolded.append(event)
+
+    @property
+    def state(self):
+        """The state after every event added so far."""
+        if self._unfolded:
+            if not self._owned:
+                self._state, self._owned = copy_state(self._state), True
+            for event in self._unfolded:
+                evolve_in_place(self._state, event)
+            self._unfolded.clear()
+        return self._state
 
     def chance(self, purpose):
         """A random source fixed by the seed, the purpose and how many events came

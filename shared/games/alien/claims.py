@@ -25,10 +25,11 @@ def claim_commands(state, seat):
     if state["options"]["no_math"] or state["table_claimed"]:
         return []
     table = state["table"]
-    return [
+    claimable = claimable_aliens(table)
+    return [  # the right claims (is_right), the hand's cards read once
         {"type": "claim", "card": card, "table": table}
         for card in sorted(state["hands"][seat])
-        if is_right(state, seat, card)
+        if is_captured(card) and alien_of(card) in claimable
     ]
 
 

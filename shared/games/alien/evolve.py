@@ -1,5 +1,11 @@
 """Folding events into the state. No rule is checked and no chance is drawn here:
-`decide` already did both, and the events carry every outcome."""
+`decide` already did both, and the events carry every outcome.
+
+`evolve` folds into a copy (`copy_state`, which knows the state's shape, so it is many
+times cheaper than a generic deep copy); `evolve_in_place` folds into the state itself,
+for a caller that owns it: decide's working copy, a search's play-out. Folds never keep
+a reference to an event's lists, so an event may be reused after it is folded.
+"""
 
 from ..common import fold_event
 from .facts import WIN_ALIENS, captured_card, is_clue
@@ -7,9 +13,31 @@ from .facts import WIN_ALIENS, captured_card, is_clue
 
 def evolve(state, event):
     """The state after `event`; neither input is changed."""
-    new = fold_event(_FOLDS, state, event, "Alien")
-    new["step"] += 1
-    _settle_win(new)
+    return evolve_in_place(copy_state(state), event)
+
+
+def evolve_in_place(state, event):
+    """Fold `event` into `state` itself and return it: the same state as `evolve` gives,
+    for a caller that owns `state`. Raises ValueError for an event Alien does not have."""
+    fold_event(_FOLDS, state, event, "Alien", copy=False)
+    state["step"] += 1
+    _settle_win(state)
+    return state
+
+
+def copy_state(state):
+    """A deep copy of an Alien rules state (the shape setup.initial builds): every list
+    and dict is new, the cards (strings) and numbers are shared."""
+    new = dict(state)
+    new["options"] = dict(state["options"])
+    new["hands"] = [list(hand) for hand in state["hands"]]
+    new["prisons"] = [list(prison) for prison in state["prisons"]]
+    new["draw_pile"] = list(state["draw_pile"])
+    new["played"] = list(state["played"])
+    new["hunters"] = list(state["hunters"])
+    window = state["window"]
+    if window is not None:
+        new["window"] = {**window, "stacked": list(window["stacked"])}
     return new
 
 

@@ -45,8 +45,8 @@ def is_hunter(card):
 
 
 def aliens_on(clue):
-    """The two aliens a CLUE card shows, lower first: `C38` -> [3, 8]."""
-    return [int(clue[1]), int(clue[2])]
+    """The two aliens a CLUE card shows, lower first: `C38` -> (3, 8)."""
+    return _ALIENS_ON[clue]
 
 
 def alien_of(captured):
@@ -61,11 +61,23 @@ def captured_card(alien):
 
 def shares_alien(clue, other):
     """True when two CLUE cards show a common alien, so one may be laid on the other."""
-    return bool(set(aliens_on(clue)) & set(aliens_on(other)))
+    return other in _SHARING[clue]
 
 
 def claimable_aliens(clue):
     """The aliens a CAPTURED! claim may name on this table card: the sum and the
-    difference of its two numbers, when they are aliens (0..9)."""
-    low, high = aliens_on(clue)
-    return sorted({k for k in (low + high, high - low) if k in ALIENS})
+    difference of its two numbers, when they are aliens (0..9), lower first."""
+    return _CLAIMABLE[clue]
+
+
+# What each CLUE card shows, shares and lets claim, worked out once: the rules and the
+# bots ask these at every step of a search's play-outs.
+_ALIENS_ON = {clue: (int(clue[1]), int(clue[2])) for clue in CLUE_CARDS}
+_SHARING = {
+    clue: frozenset(other for other in CLUE_CARDS if set(_ALIENS_ON[clue]) & set(_ALIENS_ON[other]))
+    for clue in CLUE_CARDS
+}
+_CLAIMABLE = {
+    clue: tuple(sorted({k for k in (low + high, high - low) if k in ALIENS}))
+    for clue, (low, high) in _ALIENS_ON.items()
+}

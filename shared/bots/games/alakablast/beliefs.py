@@ -26,17 +26,36 @@ SIDE = {
 }
 
 
+def _fits_told(spell, told):
+    special = SPECIAL[spell]
+    if told["special"] and not special:
+        return False
+    if told["element"] is not None and (special or spell[0] != told["element"]):
+        return False
+    return told["power"] is None or (not special and SIDE["power"][spell] == told["power"])
+
+
+# The spells that fit each thing an owner can have been told, (element, power, special)
+# -> frozenset: greedy asks this thousands of times a search.
+_FITTING = {}
+
+
+def fitting(told):
+    """The spells that agree with what an open card's owner was told (every spell for a
+    hidden card, told None)."""
+    key = None if told is None else (told["element"], told["power"], told["special"])
+    found = _FITTING.get(key)
+    if found is None:
+        found = frozenset(s for s in SPELLS if told is None or _fits_told(s, told))
+        _FITTING[key] = found
+    return found
+
+
 def fits(spell, told, nots=()):
     """Whether `spell` agrees with what its owner was told (and with the clues that did
     not mark the card)."""
-    if told is not None:
-        special = SPECIAL[spell]
-        if told["special"] and not special:
-            return False
-        if told["element"] is not None and (special or spell[0] != told["element"]):
-            return False
-        if told["power"] is not None and (special or SIDE["power"][spell] != told["power"]):
-            return False
+    if spell not in fitting(told):
+        return False
     return not nots or not any(matches(spell, clue) for clue in nots)
 
 
@@ -123,7 +142,11 @@ def beliefs(state, me, pool, slots=None):
             result.append({card["spell"]: 1.0})
             continue
         slot = slots[position] if slots else None
-        weights = {s: chances(s, n, card["told"], slot) for s, n in pool.items() if n > 0}
+        if slot is None or not (slot["not"] or slot["claimed"]):  # `told` is all it heard
+            fit = fitting(card["told"])
+            weights = {s: n for s, n in pool.items() if n > 0 and s in fit}
+        else:
+            weights = {s: chances(s, n, card["told"], slot) for s, n in pool.items() if n > 0}
         if not any(weights.values()):  # the feed disagrees with the view: trust `told`
             weights = {s: chances(s, n, card["told"], None) for s, n in pool.items() if n > 0}
         total = sum(weights.values()) or 1

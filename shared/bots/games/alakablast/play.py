@@ -16,7 +16,7 @@ Strategy (from the rulebook: ask to learn your open cards, duel when you know en
 
 from collections import Counter
 
-from shared.bots.games.alakablast.beliefs import SIDE, SPELLS, beliefs, fits, heard, unseen
+from shared.bots.games.alakablast.beliefs import SIDE, SPELLS, beliefs, fitting, heard, unseen
 from shared.games.alakablast.cards import DUEL_KINDS, duel_outcome, element, power
 from shared.games.alakablast.knowledge import clue_about, matches
 
@@ -87,8 +87,8 @@ def best_play(state, rival, kind, pool, worth):
     best_open, best_open_worth = None, -2.0
     for card in hand:
         if card["open"] and card["spell"] is not None:
-            told = card["told"]
-            guess = {s: n for s, n in pool.items() if n > 0 and fits(s, told)}
+            fit = fitting(card["told"])
+            guess = {s: n for s, n in pool.items() if n > 0 and s in fit}
             guess[card["spell"]] = guess.get(card["spell"], 0) + 1
             total = sum(guess.values())
             seems = sum(worth[s] * n for s, n in guess.items()) / total
@@ -129,31 +129,43 @@ def greedy(view, feed, rng):
 
 
 def _choose(state, me, legal, pool, mine):
-    duel = state["duel"]
-    rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
-    worth = against(duel["kind"], pool)
-    theirs = rival_play(state, rival, duel["kind"], pool, worth)
-    scores = edges(duel["kind"], mine, theirs)
+    scores = _choose_scores(state, me, pool, mine)
     # On a tie of edges, play an open card: the bot keeps the cards it knows.
     hand = state["hands"][me]
     best = max(range(len(hand)), key=lambda i: (round(scores[i], 6), hand[i]["open"], -i))
     return {"type": "choose", "card": best}
 
 
+def _choose_scores(state, me, pool, mine):
+    """Per position of my hand, its edge against the card the rival is likely to play."""
+    duel = state["duel"]
+    rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
+    worth = against(duel["kind"], pool)
+    theirs = rival_play(state, rival, duel["kind"], pool, worth)
+    return edges(duel["kind"], mine, theirs)
+
+
 def _turn(state, me, legal, pool, mine):
     asks = [c for c in legal if c["type"] == "ask"]
     duels = [c for c in legal if c["type"] == "duel"]
     best, best_edge = None, -2.0
+    for pair, edge in _duel_edges(state, duels, pool, mine).items():
+        if edge > best_edge:
+            best, best_edge = pair, edge
+    if best is not None and (not asks or best_edge >= DUEL_EDGE):
+        return _duel(state, duels, *best)
+    return _ask(state, me, asks, mine)
+
+
+def _duel_edges(state, duels, pool, mine):
+    """{(rival, kind): the edge of my best card in that duel}, rivals in seat order."""
+    found = {}
     worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
     for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
         worth = worths[kind]
         edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
-        edge += 0.01 * state["gems"][rival]  # beat the leader when it is as easy
-        if edge > best_edge:
-            best, best_edge = (rival, kind), edge
-    if best is not None and (not asks or best_edge >= DUEL_EDGE):
-        return _duel(state, duels, *best)
-    return _ask(state, me, asks, mine)
+        found[rival, kind] = edge + 0.01 * state["gems"][rival]  # the leader, when as easy
+    return found
 
 
 def _duel(state, duels, rival, kind):
@@ -179,8 +191,19 @@ def _ask(state, me, asks, mine):
     claiming the likeliest element when nothing is known of the card."""
     cards = sorted({c["card"] for c in asks})
     position = max(cards, key=lambda i: (_uncertainty(mine[i]), -i))
+    return _ask_with_claim(asks, mine, position, _informant(state, asks, position))
+
+
+def _informant(state, asks, position):
+    """Whom to ask about `position`: the player with the fewest gems (the first clockwise
+    on a tie), whose turn a clue helps least."""
     informants = list(dict.fromkeys(c["informant"] for c in asks if c["card"] == position))
-    informant = min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
+    return min(informants, key=lambda s: (state["gems"][s], informants.index(s)))
+
+
+def _ask_with_claim(asks, mine, position, informant):
+    """The ask about `position` of `informant`, claiming the likeliest element when a
+    claim may be made."""
     claims = [c for c in asks if c["card"] == position and c["informant"] == informant]
     elements = Counter()
     for spell, chance in mine[position].items():
@@ -191,6 +214,41 @@ def _ask(state, me, asks, mine):
         if wanted in claims:
             return wanted
     return claims[0]
+
+
+def rank(view, feed, rng):
+    """The commands worth searching (ismcts), greedy's choice first, the likeliest
+    rivals to it next (the search plays out the first few on the most worlds).
+
+    On a turn, one ask per card (of the informant and with the claim greedy would choose)
+    and one duel per rival and kind (with the clue that tells the rival the least),
+    rather than every informant, claim and clue: the search compares each on the same
+    worlds, and a few dozen near-twins would share out its few play-outs. Greedy's ask
+    comes first of the asks, the duels by their edge. In a duel, every card by its edge;
+    otherwise every legal command in a random order."""
+    legal, state, me = view["legal"], view["state"], view["seat"]
+    first = greedy(view, feed, rng)
+    phase = state["phase"]
+    if phase in ("turn", "duel"):
+        pool = unseen(state, me)
+        mine = beliefs(state, me, pool, heard(view, feed))
+    if phase == "turn":
+        asks = [c for c in legal if c["type"] == "ask"]
+        duels = [c for c in legal if c["type"] == "duel"]
+        by_edge = _duel_edges(state, duels, pool, mine)
+        rest = [_duel(state, duels, *pair) for pair in sorted(by_edge, key=by_edge.get)[::-1]]
+        if asks:
+            cards = sorted(
+                dict.fromkeys(c["card"] for c in asks), key=lambda i: -_uncertainty(mine[i])
+            )
+            rest[1:1] = [_ask_with_claim(asks, mine, c, _informant(state, asks, c)) for c in cards]
+    elif phase == "duel":
+        scores = _choose_scores(state, me, pool, mine)
+        rest = sorted(legal, key=lambda c: -scores[c["card"]])
+    else:
+        rest = list(legal)
+        rng.shuffle(rest)
+    return [first, *(c for c in rest if c != first)]
 
 
 def _uncertainty(spells):

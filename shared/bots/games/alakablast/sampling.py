@@ -3,15 +3,19 @@
 from collections import Counter
 
 from shared.bots.games.alakablast.beliefs import chances, heard, unseen
+from shared.bots.games.alakablast.play import greedy
+from shared.games import alakablast as rules
 from shared.games.alakablast.cards import OPTIONS
 from shared.games.common import clone
+
+RANDOM_CHOICE = 0.2  # how often a rival's hidden duel card is drawn as any card of its hand
 
 
 def sample(view, feed, rng):
     """A complete Alakablast rules state the seat cannot tell from the true one: its
     open cards drawn among the unseen spells that fit what it knows of them, the others'
     hidden cards and the draw pile dealt from the rest, and a rival's chosen but unrevealed
-    duel card picked at random from its hand."""
+    duel card drawn as `_rivals_choice` says."""
     state, me = view["state"], view["seat"]
     pool = unseen(state, me)
     mine = _deal_open_cards(state["hands"][me], pool, heard(view, feed), rng)
@@ -28,7 +32,7 @@ def sample(view, feed, rng):
                 spell = mine[position] if owner == me else rest.pop()
             cards.append({"spell": spell, "open": card["open"], "told": clone(card["told"])})
         hands.append(cards)
-    return {
+    world = {
         "players": state["players"],
         "seed": f"sample-{rng.getrandbits(64):016x}",
         "deck": None,
@@ -42,9 +46,11 @@ def sample(view, feed, rng):
         "draw_pile": rest[: state["draw_pile"]],
         "shuffles": 1 + sum(1 for event in feed if event["type"] == "draw_pile_rebuilt"),
         "question": clone(state["question"]),
-        "duel": _duel_state(state["duel"], me, hands, rng),
+        "duel": _duel_state(state["duel"], me),
         "result": clone(state["result"]),
     }
+    _rivals_choice(world, view, me, rng)
+    return world
 
 
 def _deal_open_cards(hand, pool, slots, rng):
@@ -78,20 +84,14 @@ def _deal_open_cards(hand, pool, slots, rng):
     return dealt if deal(0) else None
 
 
-def _duel_state(duel, me, hands, rng):
-    """The duel as the rules keep it. A duelist's choice is known only to itself: another
-    duelist's chosen card is drawn at random from its hand, never read."""
+def _duel_state(duel, me):
+    """The duel as the rules keep it, with the seat's own choice (if made) and no other:
+    `_rivals_choice` draws the rival's."""
     if duel is None:
         return None
     chosen = {}
     for role in ("attacker", "rival"):
-        seat = duel[role]
-        if seat == me:
-            chosen[role] = duel["choice"]
-        elif seat in duel["chosen"]:
-            chosen[role] = rng.randrange(len(hands[seat]))
-        else:
-            chosen[role] = None
+        chosen[role] = duel["choice"] if duel[role] == me else None
     return {
         "attacker": duel["attacker"],
         "rival": duel["rival"],
@@ -100,3 +100,31 @@ def _duel_state(duel, me, hands, rng):
         "chosen": chosen,
         "played": {role: list(cards) for role, cards in duel["played"].items()},
     }
+
+
+def _rivals_choice(world, view, me, rng):
+    """A duelist's choice is known only to itself. When the other duelist has chosen, its
+    card is drawn, never read: the card greedy would choose seeing that duelist's view of
+    this world (a rival who weighs its cards, as greedy does), or now and then
+    (RANDOM_CHOICE) any card of its hand."""
+    duel, seen = world["duel"], view["state"]["duel"]
+    if duel is None:
+        return
+    for role in ("attacker", "rival"):
+        seat = duel[role]
+        if seat == me or seat not in seen["chosen"]:
+            continue
+        hand = world["hands"][seat]
+        if rng.random() < RANDOM_CHOICE:
+            duel["chosen"][role] = rng.randrange(len(hand))
+            continue
+        legal = [{"type": "choose", "card": i} for i in range(len(hand))]
+        their_view = {
+            "game": view["game"],
+            "seat": seat,
+            "to_act": [seat],
+            "legal": legal,
+            "state": rules.view(world, seat),
+            "options": world["options"],
+        }
+        duel["chosen"][role] = greedy(their_view, [], rng)["card"]

@@ -1,0 +1,153 @@
+"""The projector's figures of issue 12, for two versions of the code in one run.
+
+For each --reps, for each tree in --roots (A, B, A, B...): start tablestream from that tree
+(`python -m services.run`, its own embedded Redis), drive --games human games flat out
+for --seconds (projection lag saturated), then paced at --half-rate moves/s (half load;
+default: half of the first tree's first saturated rate, so every tree gets the same
+rate), optionally 8 bot games, then time that tree's `Projector.rebuild()` against a raw
+XRANGE + orjson parse of the same streams. With --profile, py-spy records the projector
+during each saturated run. Prints one line per run and the medians per tree.
+
+    .venv/bin/python bench/projector_ab.py --roots /tmp/base . --reps 2 --seconds 10
+"""
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import load  # noqa: E402
+import moves_per_second  # noqa: E402
+import pyspy as spy  # noqa: E402
+import systems  # noqa: E402
+
+# Run in the tree under test (its own services/ and shared/), against its Redis.
+REBUILD = """
+import json, os, sys, time
+import orjson, redis
+from services import deps as deps_module
+d = deps_module.build()
+r = redis.Redis.from_url(os.environ["REDIS_URL"])
+ids = d.store.game_ids()
+start = time.perf_counter()
+events = 0
+for game_id in ids:
+    for _, fields in r.xrange(d.keys.events(game_id)):
+        orjson.loads(fields[b"e"])
+        events += 1
+raw_s = time.perf_counter() - start
+start = time.perf_counter()
+d.projector().rebuild()
+rebuild_s = time.perf_counter() - start
+print(json.dumps({"games": len(ids), "events": events, "raw_s": raw_s, "rebuild_s": rebuild_s}))
+"""
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--roots", nargs="+", required=True, help="source trees to compare")
+    parser.add_argument("--reps", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--half-rate", type=float, default=None)
+    parser.add_argument("--bots", action="store_true", help="also 8 bot games per run")
+    parser.add_argument("--profile", action="store_true")
+    parser.add_argument("--out", default="bench/results/projector_ab")
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
+    runs = []
+    for rep in range(args.reps):
+        for index, root in enumerate(args.roots):
+            label = f"{'ABCDEFGH'[index]} rep {rep + 1}"
+            runs.append({"tree": root, **one_run(args, root, label, out)})
+            print(f"{label} ({root}): {json.dumps(runs[-1]['brief'])}", flush=True)
+    print(f"load after: {Path('/proc/loadavg').read_text().strip()}")
+    (out / "runs.json").write_text(json.dumps(runs, indent=1, default=str))
+    for index, root in enumerate(args.roots):
+        mine = [r["brief"] for r in runs if r["tree"] == root]
+        medians = {k: round(statistics.median(m[k] for m in mine), 2) for k in mine[0]}
+        print(f"median {'ABCDEFGH'[index]} ({root}): {json.dumps(medians)}")
+
+
+def one_run(args, root, label, out):
+    with tempfile.TemporaryDirectory() as run_dir:
+        ts = systems.Tablestream(
+            Path(run_dir) / "ts", out / f"tablestream-{label.replace(' ', '-')}.log", root=root
+        )
+        ts.start()
+        try:
+            return measure(args, ts, root, label, out)
+        finally:
+            ts.stop()
+
+
+def measure(args, ts, root, label, out):
+    projector = ts.processes()["projector"]
+    cpu = systems.cpu_seconds(projector)
+    handles = None
+    if args.profile:
+        name = f"projector-{label.replace(' ', '-')}"
+        handles = spy.record([p.pid for p in projector], args.seconds, out, name)
+    saturated, _ = load.run("tablestream", ts.base, args.games, args.seconds, args.warmup)
+    cpu_ms = 1000 * (systems.cpu_seconds(projector) - cpu) / max(1, saturated["all_moves"])
+    brief = {
+        "sat_moves_s": saturated["moves_per_s"],
+        "sat_lag_p50": saturated["lag_p50_ms"],
+        "sat_lag_p99": saturated["lag_p99_ms"],
+        "projector_cpu_ms_move": cpu_ms,
+    }
+    if handles:
+        print(spy.render(f"projector, {label}", spy.summary(spy.finish(handles))), flush=True)
+    if args.half_rate is None:
+        args.half_rate = saturated["moves_per_s"] / 2
+    half, _ = load.run(
+        "tablestream", ts.base, args.games, args.seconds, args.warmup, rate=args.half_rate
+    )
+    brief.update(
+        half_rate=args.half_rate,
+        half_lag_p50=half["lag_p50_ms"],
+        half_lag_p99=half["lag_p99_ms"],
+    )
+    if args.bots:
+        moves, elapsed = moves_per_second.play_batch(requests.Session(), ts.base, 8, seed=77)
+        brief["bots8_moves_s"] = moves / elapsed
+    time.sleep(1)  # let the projector catch up before the rebuild reads the streams
+    env = {**_env(), "REDIS_URL": ts.redis_url}
+    done = subprocess.run(
+        [sys.executable, "-c", REBUILD], cwd=root, env=env, capture_output=True, text=True
+    )
+    if done.returncode:
+        raise RuntimeError(done.stderr)
+    rebuild = json.loads(done.stdout.strip().splitlines()[-1])
+    brief.update(
+        rebuild_events=rebuild["events"],
+        rebuild_s=rebuild["rebuild_s"],
+        raw_s=rebuild["raw_s"],
+        rebuild_vs_raw=rebuild["raw_s"] / rebuild["rebuild_s"],
+    )
+    return {"brief": brief, "saturated": _trim(saturated), "half": _trim(half)}
+
+
+def _env():
+    import os
+
+    return {k: v for k, v in os.environ.items() if k not in ("QUEUE_URL", "KEY_PREFIX")}
+
+
+def _trim(summary):
+    return {k: v for k, v in summary.items() if not isinstance(v, list)}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+"""The projector alone: projection lag and CPU per event at a paced event rate, for one
+or more source trees in one run (A, B, A, B...), with no API in the way.
+
+Plays --games 4-seat, 8-round Alebrijes games once (first legal command, in this
+process) and keeps their events. Then, per tree and rate, on a fresh embedded Redis: starts
+that tree's `python -m services.projector`, appends the recorded events one at a time,
+round robin over the games, paced at --rates events/s for --seconds each (one process,
+EventStore.append as the API does it: script + feed XADD), and listens on the `changes`
+channel. An event's lag is from its append until a "<game> <version>" at or past it is
+published (the read models are written by then). Prints p50/p99 lag, the rate reached
+and the projector's CPU per event.
+
+    .venv/bin/python bench/projector_rate.py --roots /tmp/base . --rates 250 500 1000
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+import redis
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from services import embedded_redis  # noqa: E402
+from services.deps import build  # noqa: E402
+from shared import table  # noqa: E402
+from shared.config import Config  # noqa: E402
+from shared.store import EventStore  # noqa: E402
+
+SEATS = [{"name": n} for n in "abcd"]
+ROUNDS = 8  # ~1,000 events a game
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--roots", nargs="+", required=True)
+    parser.add_argument("--rates", type=int, nargs="+", default=[250, 500, 1000])
+    parser.add_argument("--seconds", type=float, default=6)
+    parser.add_argument("--reps", type=int, default=2)
+    parser.add_argument("--games", type=int, default=8)
+    args = parser.parse_args()
+    print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        games = record_games(Path(scratch) / "record", args.games)
+        print(f"recorded {sum(map(len, games))} events of {len(games)} games", flush=True)
+        rows = []
+        for rep in range(args.reps):
+            for index, root in enumerate(args.roots):
+                for rate in args.rates:
+                    row = one_run(Path(scratch) / f"r{rep}{index}{rate}", root, games, rate, args)
+                    row.update(tree="ABCDEFGH"[index], root=root, rep=rep + 1)
+                    rows.append(row)
+                    print(json.dumps(row), flush=True)
+    print(f"load after: {Path('/proc/loadavg').read_text().strip()}")
+    for index, root in enumerate(args.roots):
+        for rate in args.rates:
+            mine = [r for r in rows if r["root"] == root and r["rate"] == rate]
+            medians = {
+                k: round(statistics.median(r[k] for r in mine), 2)
+                for k in ("reached", "lag_p50_ms", "lag_p99_ms", "cpu_ms_per_event")
+            }
+            print(f"median {'ABCDEFGH'[index]} ({root}) at {rate}/s: {json.dumps(medians)}")
+
+
+def record_games(directory, count):
+    """The events of `count` games played to their end, as lists of event dicts."""
+    directory.mkdir(parents=True)
+    process, url = embedded_redis.start(directory, appendfsync="no")
+    try:
+        client = redis.Redis.from_url(url)
+        config = Config(redis_url=url, queue_url=url, token_secret="x")
+        d = build(config, client=client, queue_client=client)
+        games = []
+        for seed in range(count):
+            game_id = d.service.create("alebrijes", SEATS, {"seed": seed, "rounds": ROUNDS})["id"]
+            for _ in range(20_000):
+                _, current = d.service.load(game_id)
+                if current["status"] != "active":
+                    break
+                rules = table.rules_of(current)
+                seat = rules.to_act(current["rules"])[0]
+                d.service.command(game_id, seat, rules.legal(current["rules"], seat)[0])
+            games.append([r.event for r in d.store.read(game_id)])
+        return games
+    finally:
+        process.kill()
+        process.wait(10)
+
+
+def one_run(directory, root, games, rate, args):
+    directory.mkdir(parents=True)
+    redis_process, url = embedded_redis.start(directory, appendfsync="no")
+    env = {k: v for k, v in os.environ.items() if k not in ("QUEUE_URL", "KEY_PREFIX")}
+    env.update(REDIS_URL=url, TOKEN_SECRET="x", METRICS_PORT="0")
+    projector = subprocess.Popen(
+        [sys.executable, "-m", "services.projector"],
+        cwd=root,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        client = redis.Redis.from_url(url)
+        store = EventStore(client)
+        published = Listener(client, store.keys.changes)
+        deadline = time.monotonic() + 60
+        while not client.zcard(store.keys.projectors):  # its first heartbeat: it follows
+            if time.monotonic() > deadline or projector.poll() is not None:
+                raise RuntimeError(f"the projector of {root} did not start")
+            time.sleep(0.1)
+        time.sleep(0.5)
+        cpu = _cpu(projector.pid)
+        appended, reached = drive(store, games, rate, args.seconds)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and not published.caught_up(appended):
+            time.sleep(0.05)
+        cpu = _cpu(projector.pid) - cpu
+        lags = published.lags(appended)
+        published.stop()
+        return {
+            "rate": rate,
+            "reached": reached,
+            "events": len(appended),
+            "lag_p50_ms": _percentile(lags, 0.5),
+            "lag_p99_ms": _percentile(lags, 0.99),
+            "unprojected": len(appended) - len(lags),
+            "cpu_ms_per_event": 1000 * cpu / max(1, len(appended)),
+        }
+    finally:
+        projector.terminate()
+        projector.wait(20)
+        redis_process.kill()
+        redis_process.wait(10)
+
+
+def drive(store, games, rate, seconds):
+    """Append the games' events round robin at `rate` a second for `seconds` (bounded by
+    the events there are). Returns [(game_id, version, appended_at)] and the rate reached."""
+    ids = [f"bench{index:02d}" for index in range(len(games))]
+    positions = [0] * len(games)
+    appended = []
+    start = time.perf_counter()
+    total = min(int(rate * seconds), sum(map(len, games)))
+    for n in range(total):
+        game = n % len(games)
+        while positions[game] >= len(games[game]):
+            game = (game + 1) % len(games)
+        due = start + n / rate
+        pause = due - time.perf_counter()
+        if pause > 0:
+            time.sleep(pause)
+        event = games[game][positions[game]]
+        version = store.append(ids[game], positions[game], [event], int(time.time() * 1000))
+        appended.append((ids[game], version, time.perf_counter()))
+        positions[game] += 1
+    return appended, total / (time.perf_counter() - start)
+
+
+class Listener:
+    """Notes when each "<game> <version>" is published on the changes channel."""
+
+    def __init__(self, client, channel):
+        self.seen = {}  # game -> [(version, at)]
+        self.pubsub = client.pubsub(ignore_subscribe_messages=True)
+        self.pubsub.subscribe(channel)
+        self.running = True
+        self.thread = threading.Thread(target=self._listen, daemon=True)
+        self.thread.start()
+
+    def _listen(self):
+        while self.running:
+            message = self.pubsub.get_message(timeout=0.1)
+            if message:
+                game, version = message["data"].decode().split()
+                self.seen.setdefault(game, []).append((int(version), time.perf_counter()))
+
+    def caught_up(self, appended):
+        last = {}
+        for game, version, _ in appended:
+            last[game] = version
+        return all(
+            self.seen.get(game) and max(v for v, _ in self.seen[game]) >= version
+            for game, version in last.items()
+        )
+
+    def lags(self, appended):
+        lags = []
+        for game, version, at in appended:
+            when = [t for v, t in self.seen.get(game, []) if v >= version]
+            if when:
+                lags.append((min(when) - at) * 1000)
+        return lags
+
+    def stop(self):
+        self.running = False
+        self.thread.join(2)
+        self.pubsub.close()
+
+
+def _cpu(pid):
+    times = psutil.Process(pid).cpu_times()
+    return times.user + times.system
+
+
+def _percentile(values, q):
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+if __name__ == "__main__":
+    main()

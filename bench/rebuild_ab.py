@@ -1,0 +1,139 @@
+"""`Projector.rebuild()` against a raw XRANGE + orjson parse of the same streams, for
+several source trees in one run (A, B, A, B...), on one dataset of finished games.
+
+The first run plays --games two-seat Alebrijes games to their end (random legal commands,
+seeded) into an embedded Redis kept in --data; later runs reuse it. Each measurement runs
+in a subprocess whose current directory is the tree under test, and prints wall seconds
+and CPU seconds (this client plus the Redis server) of both passes.
+
+    .venv/bin/python bench/rebuild_ab.py --trees /tmp/base . --reps 2
+"""
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--trees", nargs="+", default=["."])
+    parser.add_argument("--reps", type=int, default=2)
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--data", default="bench/results/rebuild-data")
+    parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: a Redis URL
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure)))
+        return
+    print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
+    process, url = dataset(Path(args.data).resolve(), args.games)
+    rows = []
+    try:
+        for _ in range(args.reps):
+            for tree in args.trees:
+                done = subprocess.run(
+                    [sys.executable, str(Path(__file__).resolve()), "--measure", url],
+                    cwd=tree,
+                    capture_output=True,
+                    text=True,
+                    timeout=1200,
+                )
+                if done.returncode:
+                    raise RuntimeError(done.stderr)
+                rows.append({"tree": tree, **json.loads(done.stdout.splitlines()[-1])})
+                print(json.dumps(rows[-1]), flush=True)
+    finally:
+        process.kill()
+        process.wait(10)
+    print(f"load after: {Path('/proc/loadavg').read_text().strip()}")
+    for tree in args.trees:
+        mine = [r for r in rows if r["tree"] == tree]
+        print(
+            f"median {tree}: wall ratio {statistics.median(r['wall_ratio'] for r in mine):.2f}, "
+            f"CPU ratio {statistics.median(r['cpu_ratio'] for r in mine):.2f}, "
+            f"rebuild {statistics.median(r['rebuild_s'] for r in mine):.2f} s wall, "
+            f"{statistics.median(r['rebuild_cpu_s'] for r in mine):.2f} s CPU"
+        )
+
+
+def dataset(directory, games):
+    """The embedded Redis holding the finished games (played now unless kept)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import redis
+
+    from services import embedded_redis
+    from services.deps import build
+    from shared import table
+    from shared.config import Config
+
+    directory.mkdir(parents=True, exist_ok=True)
+    process, url = embedded_redis.start(directory, appendfsync="no")
+    client = redis.Redis.from_url(url)
+    if client.get("rebuild-ab:games") == str(games).encode():
+        return process, url
+    client.flushdb()
+    d = build(Config(redis_url=url, queue_url=url, token_secret="x"), client, client)
+    rng = random.Random(1)
+    for seed in range(games):
+        seats = [{"name": "a"}, {"name": "b"}]
+        game_id = d.service.create("alebrijes", seats, {"seed": seed})["id"]
+        for _ in range(2000):
+            _, current = d.service.load(game_id)
+            if current["status"] != "active":
+                break
+            rules = table.rules_of(current)
+            seat = rules.to_act(current["rules"])[0]
+            d.service.command(game_id, seat, rng.choice(rules.legal(current["rules"], seat)))
+    client.set("rebuild-ab:games", games)
+    return process, url
+
+
+def measure(url):
+    """In the tree under test (the current directory): both passes, timed."""
+    sys.path.insert(0, os.getcwd())
+    import orjson
+    import psutil
+    import redis
+
+    from services.deps import build
+    from shared.config import Config
+
+    client = redis.Redis.from_url(url)
+    d = build(Config(redis_url=url, queue_url=url, token_secret="x"), client, client)
+    server = psutil.Process(client.info("server")["process_id"])
+
+    def cpu():
+        times = server.cpu_times()
+        return time.process_time() + times.user + times.system
+
+    ids = d.store.game_ids()
+    cpu0, start = cpu(), time.perf_counter()
+    events = 0
+    for game_id in ids:
+        for _, fields in client.xrange(d.keys.events(game_id)):
+            orjson.loads(fields[b"e"])
+            events += 1
+    raw_s, cpu1 = time.perf_counter() - start, cpu()
+    start = time.perf_counter()
+    d.projector().rebuild()
+    rebuild_s, cpu2 = time.perf_counter() - start, cpu()
+    return {
+        "games": len(ids),
+        "events": events,
+        "raw_s": raw_s,
+        "rebuild_s": rebuild_s,
+        "raw_cpu_s": cpu1 - cpu0,
+        "rebuild_cpu_s": cpu2 - cpu1,
+        "wall_ratio": raw_s / rebuild_s,
+        "cpu_ratio": (cpu1 - cpu0) / (cpu2 - cpu1),
+    }
+
+
+if __name__ == "__main__":
+    main()

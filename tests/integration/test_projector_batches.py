@@ -1,0 +1,140 @@
+"""services/projector in batches: many games a round trip, each game once per batch, the
+checkpoints it remembers checked against the stored ones; on fakeredis and a real Redis."""
+
+from services.projector.projector import Projector
+from services.webhooks.subscriptions import Subscriptions
+from tests.helpers import humans
+from tests.integration.test_projector import all_read_models, move, stored
+
+OPEN = [{"name": "a"}, {"open": True}]
+
+
+class CountingProjector(Projector):
+    """A projector that notes each game it folds."""
+
+    def __init__(self, store):
+        super().__init__(store, consumer="counting")
+        self.folded = []
+
+    def _fold(self, game_id, was, tail, hooks):
+        self.folded.append(game_id)
+        return super()._fold(game_id, was, tail, hooks)
+
+
+def some_games(deps):
+    waiting = deps.service.create("alebrijes", OPEN, {})["id"]
+    playing = [
+        deps.service.create("alebrijes", humans("a", "b", "c"), {"seed": seed})["id"]
+        for seed in (3, 4)
+    ]
+    return [waiting, *playing]
+
+
+def test_a_batch_gives_the_read_models_of_projecting_after_every_move(deps):
+    one_by_one = Projector(deps.store, consumer="one")
+    ids = some_games(deps)
+    for game_id in ids:
+        one_by_one.project(game_id)
+    for _ in range(4):
+        for game_id in ids[1:]:
+            move(deps, game_id)
+            one_by_one.project(game_id)
+    deps.service.claim(ids[0], 1, "b")
+    one_by_one.project(ids[0])
+    expected = all_read_models(deps)
+    deps.redis.delete(*(deps.keys.checkpoint(g) for g in ids), *(deps.keys.view(g, 0) for g in ids))
+    deps.redis.delete(deps.keys.lobby, deps.keys.live)
+    batch = Projector(deps.store, consumer="batch")
+    assert batch.project_many(ids) == {g: deps.store.version(g) for g in ids}
+    assert all_read_models(deps) == expected
+
+
+def test_a_game_named_many_times_in_a_read_of_the_feed_is_folded_once(deps):
+    projector = CountingProjector(deps.store)
+    projector.join_group()
+    ids = some_games(deps)
+    for game_id in ids[1:]:
+        move(deps, game_id, 3)  # four notifications each
+    handled = projector.poll(block_ms=10)
+    assert handled == 1 + 2 * 4
+    assert sorted(projector.folded) == sorted(ids)
+    for game_id in ids:
+        assert stored(deps, deps.keys.summary(game_id))["version"] == deps.store.version(game_id)
+    assert projector.poll(pending=True) == 0
+
+
+def test_a_checkpoint_moved_by_another_projector_is_read_afresh(deps):
+    ours = Projector(deps.store, consumer="ours")
+    theirs = Projector(deps.store, consumer="theirs")
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 5})["id"]
+    ours.project(game_id)
+    move(deps, game_id, 2)
+    theirs.project(game_id)
+    move(deps, game_id)
+    assert ours.project(game_id) == deps.store.version(game_id)
+    assert (
+        deps.redis.hget(deps.keys.checkpoint(game_id), "version")
+        == str(deps.store.version(game_id)).encode()
+    )
+    assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)
+
+
+def test_read_models_thrown_away_under_a_projector_are_written_again(deps):
+    """What it remembers is checked against the stored checkpoint: a checkpoint and views
+    deleted (an operator's rebuild, an expiry) are rebuilt even with nothing new."""
+    projector = Projector(deps.store, consumer="p")
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 6})["id"]
+    move(deps, game_id, 2)
+    projector.project(game_id)
+    expected = all_read_models(deps)
+    deps.redis.delete(deps.keys.checkpoint(game_id), deps.keys.view(game_id, 1))
+    assert projector.project(game_id) == deps.store.version(game_id)
+    assert all_read_models(deps) == expected
+
+
+def test_a_restarted_projector_repairs_the_lobby_a_crash_left_behind(deps):
+    """A crash between the write and the lobby: the write is done, the lobby still
+    lists the game. The restarted projector remembers nothing, so it touches the lobby."""
+    projector = Projector(deps.store, consumer="p")
+    game_id = deps.service.create("alebrijes", OPEN, {})["id"]
+    projector.project(game_id)
+    deps.service.claim(game_id, 1, "b")  # the game starts
+    version, current = deps.service.load(game_id)
+    assert projector._save(game_id, current, version)  # ... and the projector dies here
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == [game_id.encode()]
+    move(deps, game_id)
+    Projector(deps.store, consumer="p").project(game_id)
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == []
+
+
+def test_batched_writes_survive_a_flushed_script_cache(deps):
+    projector = Projector(deps.store, consumer="p")
+    ids = some_games(deps)
+    deps.redis.script_flush()  # as after a Redis restart
+    versions = projector.project_many(ids)
+    assert versions == {g: deps.store.version(g) for g in ids}
+    for game_id in ids:
+        assert stored(deps, deps.keys.view(game_id, 0))["version"] == versions[game_id]
+
+
+def test_a_game_over_is_forgotten_and_leaves_the_lobby(deps):
+    projector = Projector(deps.store, consumer="p")
+    game_id = deps.service.create("alebrijes", OPEN, {})["id"]
+    projector.project(game_id)
+    assert projector.known.get(game_id) is not None
+    deps.service.cancel(game_id)
+    projector.project(game_id)
+    assert projector.known.get(game_id) is None
+    assert deps.redis.zrange(deps.keys.lobby, 0, -1) == []
+    assert stored(deps, deps.keys.summary(game_id))["status"] == "cancelled"
+
+
+def test_the_active_webhooks_of_many_games_in_one_round_trip(deps):
+    subscriptions = Subscriptions(deps.redis, deps.keys)
+    ids = [deps.service.create("alebrijes", humans("a", "b"), {"seed": 1})["id"] for _ in "ab"]
+    subscriptions.register(ids[0], "game", "https://example.test/a", ["game_started"])
+    subscriptions.register(ids[0], "seat-1", "https://example.test/b", ["your_turn"])
+    subscriptions.dead_lettered(ids[0], "seat-1", pause_after=1)
+    many = subscriptions.active_many(ids)
+    assert many == {g: subscriptions.active(g) for g in ids}
+    assert list(many[ids[0]]) == ["game"] and many[ids[1]] == {}

@@ -1,0 +1,31 @@
+"""deploy/gunicorn.conf.py as gunicorn reads it: the settings the API runs with."""
+
+import runpy
+from pathlib import Path
+
+import pytest
+from gunicorn.config import Config
+
+from services.api.gunicorn_worker import NoAccessLog, ProblemWorker
+
+CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))  # the file sets a default
+    config = Config()
+    for name, value in runpy.run_path(str(CONF)).items():
+        if name in config.settings:
+            config.set(name, value)
+    return config
+
+
+def test_the_api_runs_our_gevent_worker(config):
+    assert config.worker_class is ProblemWorker
+
+
+def test_gunicorn_builds_no_access_line_beside_the_apps_own(config):
+    assert config.logconfig_dict  # set: gunicorn's own logger would build access lines
+    assert config.logger_class is NoAccessLog
+    assert not config.logger_class(config).access_log_enabled
