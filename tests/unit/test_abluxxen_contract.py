@@ -21,6 +21,7 @@ from test_abluxxen_support import (
 )
 
 from shared.games import abluxxen
+from shared.games.abluxxen.events import working_copy
 
 DISPLAY = ["9", "2", "10", "3", "11", "4"]
 PILE = ["12"] * 8
@@ -39,6 +40,19 @@ def test_decide_and_evolve_never_change_their_inputs(published):
             state = folded
 
     random_game(3, published, "pure", max_steps=150, on_step=unchanged)
+
+
+@pytest.mark.parametrize("published", [False, True])
+def test_folding_into_a_working_copy_leaves_the_state_and_matches_evolve(published):
+    def folded_apart(state, seat, command, events, after):
+        frozen = copy.deepcopy(state)
+        work, expected = working_copy(state), state
+        for event in events:
+            work = abluxxen.evolve_in_place(work, event)
+            expected = abluxxen.evolve(expected, event)
+        assert state == frozen and work == expected == after
+
+    random_game(3, published, "pure", max_steps=300, on_step=folded_apart)
 
 
 @pytest.mark.parametrize("published", [False, True])

@@ -8,9 +8,9 @@ next turn, the end of the game), each step an event of its own.
 import random
 
 from ..base import RuleError
-from ..common import check_seat, clone
+from ..common import check_seat
 from .commands import parse_command, parse_table_command
-from .events import evolve_in_place
+from .events import evolve_in_place, working_copy
 from .facts import CARDS, DISPLAY_SIZE, HAND_SIZE, holds, remove_cards, row_value, sorted_cards
 from .rules import attack_targets, display_bounds, draw_choices, end_reason, published, scores
 from .rules import winners as best_seats
@@ -45,7 +45,7 @@ def decide(state, seat, command):
 def _settle(state, events):
     """`events` followed by what happens by itself after them."""
     events = list(events)
-    state = clone(state)  # decide's own copy: folded in place, `state` is not changed
+    state = working_copy(state)  # decide's own: folded in place, `state` is not changed
     for event in events:
         evolve_in_place(state, event)
     while (event := _next_by_itself(state)) is not None:

@@ -1,6 +1,11 @@
 """Folding events into state. No randomness: the deal and every drawn card are in the
 events. A fold also moves the turn on to its next step, which is fully determined by
-the state (whose attack is next, who must draw how many)."""
+the state (whose attack is next, who must draw how many).
+
+A fold changes only the state's own keys, an item of its seat lists (hands, top_rows,
+covered, scoring_piles) and the keys of its `attack`; it never changes a card list in
+place (it puts a new one there). So decide works on `working_copy`, which copies just
+those, instead of a deep copy of the whole state."""
 
 from ..common import clone, fold_event
 from .facts import HAND_SIZE, remove_cards, sorted_cards
@@ -60,7 +65,7 @@ def _played(state, event):
     seat, row = event["seat"], event["cards"]
     state["hands"][seat] = remove_cards(state["hands"][seat], row)
     if state["top_rows"][seat]:  # the new row lies on top of the earlier ones
-        state["covered"][seat] += state["top_rows"][seat]
+        state["covered"][seat] = state["covered"][seat] + state["top_rows"][seat]
     state["top_rows"][seat] = list(row)
     state["attack"] = {
         "seat": seat,
@@ -94,7 +99,7 @@ def _taken_back(state, event):
 def _given_up(state, event):
     seat = event["seat"]
     row = _lose_top_row(state, seat)
-    state["scoring_piles"][event["to"]] += row
+    state["scoring_piles"][event["to"]] = state["scoring_piles"][event["to"]] + row
     _start_draw(state, seat, len(row), "pile", "lost_row")
 
 
@@ -112,7 +117,7 @@ def _declined(state, event):
 def _discarded(state, event):
     seat = event["seat"]
     row = _lose_top_row(state, seat)
-    state["discard_pile"] += row
+    state["discard_pile"] = state["discard_pile"] + row
     _start_draw(state, seat, len(row), "any", "lost_row")
 
 
@@ -160,6 +165,18 @@ _FOLDS = {
     "turn": _turn,
     "game_over": _game_over,
 }
+
+
+def working_copy(state):
+    """A copy of `state` that folding in place does not reach back from: the state's
+    dict, its seat lists and its attack copied, the card lists shared (no fold changes a
+    card list in place; see the module's docstring)."""
+    copy = dict(state)
+    for key in ("hands", "top_rows", "covered", "scoring_piles"):
+        copy[key] = list(state[key])
+    if state["attack"] is not None:
+        copy["attack"] = dict(state["attack"])
+    return copy
 
 
 def evolve(state, event):
