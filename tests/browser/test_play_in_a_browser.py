@@ -5,6 +5,7 @@ under .artifacts/screenshots/ for a person to look at."""
 import time
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.select import Select
@@ -47,6 +48,20 @@ def open_table(browser, stack, game):
     wait_for(browser, lambda b: body_data(b, "status") in ("active", "finished"))
 
 
+def click_first_legal(browser):
+    """Click the first legal move's button; False when there is none, or when the page
+    redrew the buttons between finding and clicking (a bot moved meanwhile: the caller
+    looks again, as a person would)."""
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button")
+    if not buttons:
+        return False
+    try:
+        buttons[0].click()
+    except StaleElementReferenceException:
+        return False
+    return True
+
+
 def play_to_the_end(browser):
     """Click a few moves by hand (the first legal one each time it is our turn), then
     let the client play for us; the bots play server-side."""
@@ -54,11 +69,8 @@ def play_to_the_end(browser):
     clicked = 0
     while clicked < HAND_MOVES and body_data(browser, "status") != "finished":
         assert time.monotonic() < deadline, "the game did not reach our turn"
-        if our_turn(browser) and (
-            buttons := browser.find_elements(By.CSS_SELECTOR, "#legal button")
-        ):
-            before = browser.find_element(By.ID, "status").text
-            buttons[0].click()
+        before = browser.find_element(By.ID, "status").text
+        if our_turn(browser) and click_first_legal(browser):
             wait_for(
                 browser, lambda b, before=before: b.find_element(By.ID, "status").text != before
             )
@@ -66,9 +78,7 @@ def play_to_the_end(browser):
         time.sleep(0.1)
     browser.find_element(By.ID, "autoplay").click()
     if our_turn(browser):  # the click on "play for me" alone sends nothing: ask once
-        buttons = browser.find_elements(By.CSS_SELECTOR, "#legal button")
-        if buttons:
-            buttons[0].click()
+        click_first_legal(browser)
     wait_for(browser, lambda b: body_data(b, "status") == "finished", deadline - time.monotonic())
     return browser.find_element(By.ID, "status").text
 
