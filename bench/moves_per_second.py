@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import pyspy  # noqa: E402  (bench/, beside this script)
+import systems  # noqa: E402
 
 from services.embedded_redis import free_port  # noqa: E402
 
@@ -101,7 +102,7 @@ class Meter:
             self.roles.setdefault(role, []).extend(family)
 
     def read(self):
-        cpu = {role: _cpu_seconds(ps) for role, ps in self.roles.items()}
+        cpu = {role: systems.cpu_seconds(ps) for role, ps in self.roles.items()}
         return self.redis.info("stats")["total_commands_processed"], cpu
 
     def per_move(self, before, after, moves):
@@ -109,17 +110,6 @@ class Meter:
         commands = (after[0] - before[0]) / moves
         cpu = {r: 1000 * (after[1][r] - before[1][r]) / moves for r in before[1]}
         return commands, cpu
-
-
-def _cpu_seconds(processes):
-    total = 0.0
-    for process in processes:
-        try:
-            times = process.cpu_times()
-        except psutil.NoSuchProcess:
-            continue
-        total += times.user + times.system
-    return total
 
 
 def _load():
