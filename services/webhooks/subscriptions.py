@@ -47,14 +47,24 @@ class Subscriptions:
         """{game_id: active(game_id)} of several games in one round trip (a projector
         batch's games)."""
         pipe = self.redis.pipeline(transaction=False)
+        read = self.queue_active(pipe, game_ids)
+        return read(pipe.execute())
+
+    def queue_active(self, pipe, game_ids):
+        """Queue `active_many(game_ids)` on a pipeline that also carries other commands;
+        returns the function that turns the answers of these commands into its result."""
+        game_ids = list(game_ids)
         for game_id in game_ids:
             pipe.hgetall(self.keys.webhooks(game_id))
             pipe.hgetall(self.keys.webhook_health(game_id))
-        answers = pipe.execute()
-        return {
-            game_id: _unpaused(answers[2 * i], answers[2 * i + 1])
-            for i, game_id in enumerate(game_ids)
-        }
+
+        def read(answers):
+            return {
+                game_id: _unpaused(answers[2 * i], answers[2 * i + 1])
+                for i, game_id in enumerate(game_ids)
+            }
+
+        return read
 
     def paused(self, game_id, subscriber):
         return bool(self.redis.hexists(self.keys.webhook_health(game_id), f"paused:{subscriber}"))
