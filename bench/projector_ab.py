@@ -8,6 +8,12 @@ rate), optionally 8 bot games, then time that tree's `Projector.rebuild()` again
 XRANGE + orjson parse of the same streams. With --profile, py-spy records the projector
 during each saturated run. Prints one line per run and the medians per tree.
 
+Besides the client's lag (command answered -> the next seat's long-poll answers), it
+reads the projectors' own histogram (append -> read models written, from their metrics
+port) over the saturated window: `own_p50`/`own_p99` are the upper bounds of the buckets
+holding those quantiles, `own_le_25ms` the share written within 25 ms. A root may carry
+settings for its run: `--roots /tmp/base .:PROJECTORS=2` runs the same tree twice.
+
     .venv/bin/python bench/projector_ab.py --roots /tmp/base . --reps 2 --seconds 10
 """
 
@@ -21,6 +27,7 @@ import time
 from pathlib import Path
 
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -81,13 +88,18 @@ def main():
 
 
 def one_run(args, root, label, out):
+    tree, *settings = root.split(":")  # /path:NAME=value:NAME=value
+    env = dict(setting.split("=", 1) for setting in settings)
     with tempfile.TemporaryDirectory() as run_dir:
         ts = systems.Tablestream(
-            Path(run_dir) / "ts", out / f"tablestream-{label.replace(' ', '-')}.log", root=root
+            Path(run_dir) / "ts",
+            out / f"tablestream-{label.replace(' ', '-')}.log",
+            root=tree,
+            env=env,
         )
         ts.start()
         try:
-            return measure(args, ts, root, label, out)
+            return measure(args, ts, tree, label, out)
         finally:
             ts.stop()
 
@@ -95,6 +107,7 @@ def one_run(args, root, label, out):
 def measure(args, ts, root, label, out):
     projector = ts.processes()["projector"]
     cpu = systems.cpu_seconds(projector)
+    own = own_lag(projector)
     handles = None
     if args.profile:
         name = f"projector-{label.replace(' ', '-')}"
@@ -106,6 +119,7 @@ def measure(args, ts, root, label, out):
         "sat_lag_p50": saturated["lag_p50_ms"],
         "sat_lag_p99": saturated["lag_p99_ms"],
         "projector_cpu_ms_move": cpu_ms,
+        **own_quantiles(own, own_lag(projector)),
     }
     if handles:
         print(spy.render(f"projector, {label}", spy.summary(spy.finish(handles))), flush=True)
@@ -137,6 +151,44 @@ def measure(args, ts, root, label, out):
         rebuild_vs_raw=rebuild["raw_s"] / rebuild["rebuild_s"],
     )
     return {"brief": brief, "saturated": _trim(saturated), "half": _trim(half)}
+
+
+LAG = "tablestream_projection_lag_seconds"
+
+
+def own_lag(projectors):
+    """{bucket upper bound (s): cumulative count} of the projectors' own lag histogram,
+    summed over the processes, read from each one's metrics port."""
+    buckets = {}
+    for process in projectors:
+        port = process.environ().get("METRICS_PORT", "0")
+        if port == "0":
+            continue
+        text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == f"{LAG}_bucket":
+                    bound = float(sample.labels["le"])
+                    buckets[bound] = buckets.get(bound, 0) + sample.value
+    return buckets
+
+
+def own_quantiles(before, after):
+    """The projectors' own lag over a window: p50/p99 as bucket upper bounds (ms), and
+    the share within 25 ms."""
+    window = {bound: after[bound] - before.get(bound, 0) for bound in sorted(after)}
+    total = window.get(float("inf"), 0)
+    if not total:
+        return {}
+
+    def quantile(q):
+        return next(1000 * b for b, count in window.items() if count >= q * total)
+
+    return {
+        "own_p50": quantile(0.5),
+        "own_p99": quantile(0.99),
+        "own_le_25ms": window.get(0.025, 0) / total,
+    }
 
 
 def _env():

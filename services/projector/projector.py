@@ -101,6 +101,7 @@ class Projector:
         self.claim_every = CLAIM_EVERY
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
         self.known = KnownGames()
+        self._read_ahead = None  # the feed's next batch, read with a batch's writes
 
     def project(self, game_id):
         """Bring one game's read models up to its stream. Returns the version they show."""
@@ -270,10 +271,12 @@ class Projector:
         for keys, args in writes.values():
             pipe.evalsha(self._write.sha, len(keys), *keys, *args)
         if acks:
-            acks.queue(pipe)
-        answers = dict(zip(writes, pipe.execute(raise_on_error=False), strict=False))
+            acks.queue(pipe, ahead=bool(writes))
+        answered = pipe.execute(raise_on_error=False)
+        answers = dict(zip(writes, answered, strict=False))
         if acks:
             acks.sent = True
+            acks.take(answered[len(writes) :])
         for game_id, answer in answers.items():
             if isinstance(answer, NoScriptError):  # Redis restarted: load it and go on
                 answers[game_id] = _answer(self._write, *writes[game_id])
@@ -447,7 +450,12 @@ class Projector:
     def poll(self, block_ms=1000, count=200, pending=False):
         """Read one batch of notifications, project the games they name (each once,
         whichever feeds name it), acknowledge them. Returns how many notifications were
-        handled. `block_ms` None or 0: do not wait for notifications."""
+        handled. `block_ms` None or 0: do not wait for notifications. While the feed
+        keeps it busy, the next batch comes in the previous batch's writes' round trip
+        (read ahead), not a round trip of its own."""
+        ahead, self._read_ahead = self._read_ahead, None
+        if ahead and not pending:
+            return self._handle(ahead, count)
         start = "0" if pending else ">"
         batches = self.redis.xreadgroup(
             GROUP,
@@ -456,17 +464,20 @@ class Projector:
             count=count,
             block=None if pending or not block_ms else block_ms,
         )
-        return self._handle(batches or [])
+        return self._handle(batches or [], None if pending else count)
 
-    def _handle(self, batches):
+    def _handle(self, batches, read_ahead=None):
         """Project the games that [(feed, entries)] of notifications name, then
-        acknowledge them (in the writes' round trip when it goes). An entry trimmed from
-        the feed comes without fields (and, from XAUTOCLAIM on Redis 6.2, without an
-        id)."""
+        acknowledge them (in the writes' round trip when it goes, with a read of the
+        feed's next `read_ahead` notifications if given). An entry trimmed from the feed
+        comes without fields (and, from XAUTOCLAIM on Redis 6.2, without an id)."""
         named = [fields[b"g"].decode() for _, entries in batches for _, fields in entries if fields]
         acks = Acks(batches)
+        if read_ahead:
+            acks.read_ahead = (self.consumer, {feed: ">" for feed in self._feeds()}, read_ahead)
         if named:
             self.project_many(named, acks)
+            self._read_ahead = acks.ahead
         if not acks.sent:  # nothing was written, or the writes' round trip failed
             pipe = self.redis.pipeline(transaction=False)
             acks.queue(pipe)
@@ -530,7 +541,9 @@ class Projector:
 
 
 class Acks:
-    """The feed entries of one read, to acknowledge once their games are written."""
+    """The feed entries of one read, to acknowledge once their games are written; and,
+    when `read_ahead` is set ((consumer, streams, count)), a read of the next batch to
+    send along (`ahead`: its answer, None if not read)."""
 
     def __init__(self, batches):
         self.ids = {}
@@ -539,11 +552,24 @@ class Acks:
             if ids:
                 self.ids[feed] = ids
         self.sent = False
+        self.read_ahead = None
+        self.ahead = None
+        self._reading = False
 
-    def queue(self, pipe):
-        """Queue the XACKs on `pipe`, after whatever is queued there already."""
+    def queue(self, pipe, ahead=False):
+        """Queue the XACKs on `pipe`, after whatever is queued there already, and the
+        read ahead if asked for (`ahead`) and set."""
         for feed, ids in self.ids.items():
             pipe.xack(feed, GROUP, *ids)
+        self._reading = bool(ahead and self.read_ahead)
+        if self._reading:
+            consumer, streams, count = self.read_ahead
+            pipe.xreadgroup(GROUP, consumer, streams, count=count)  # no BLOCK: what is there
+
+    def take(self, answers):
+        """The answers of what `queue` queued."""
+        if self._reading and not isinstance(answers[-1], Exception):
+            self.ahead = answers[-1] or None
 
 
 def _answer(script, keys, args):
