@@ -1,6 +1,7 @@
 """The projector's figures of issue 12, for two versions of the code in one run.
 
-For each --reps, for each tree in --roots (A, B, A, B...): start tablestream from that tree
+For each --reps, for each tree in --roots (A, B, A, B..., each rep starting one tree
+further on): start tablestream from that tree
 (`python -m services.run`, its own embedded Redis), drive --games human games flat out
 for --seconds (projection lag saturated), then paced at --half-rate moves/s (half load;
 default: half of the first tree's first saturated rate, so every tree gets the same
@@ -75,7 +76,10 @@ def main():
     print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
     runs = []
     for rep in range(args.reps):
-        for index, root in enumerate(args.roots):
+        # Each rep starts one tree further on (A,B,C then B,C,A...): on a shared machine
+        # the first run of a rep came out ahead whichever tree it was.
+        order = [(rep + i) % len(args.roots) for i in range(len(args.roots))]
+        for index, root in ((i, args.roots[i]) for i in order):
             label = f"{'ABCDEFGH'[index]} rep {rep + 1}"
             runs.append({"tree": root, **one_run(args, root, label, out)})
             print(f"{label} ({root}): {json.dumps(runs[-1]['brief'])}", flush=True)
@@ -105,8 +109,10 @@ def one_run(args, root, label, out):
 
 
 def measure(args, ts, root, label, out):
-    projector = ts.processes()["projector"]
+    roles = ts.processes()
+    projector = roles["projector"]
     cpu = systems.cpu_seconds(projector)
+    others = {role: systems.cpu_seconds(roles[role]) for role in ("API", "Redis")}
     own = own_lag(projector)
     handles = None
     if args.profile:
@@ -121,6 +127,9 @@ def measure(args, ts, root, label, out):
         "projector_cpu_ms_move": cpu_ms,
         **own_quantiles(own, own_lag(projector)),
     }
+    for role, before in others.items():
+        spent = systems.cpu_seconds(roles[role]) - before
+        brief[f"{role.lower()}_cpu_ms_move"] = 1000 * spent / max(1, saturated["all_moves"])
     if handles:
         print(spy.render(f"projector, {label}", spy.summary(spy.finish(handles))), flush=True)
     if args.half_rate is None:

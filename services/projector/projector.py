@@ -8,9 +8,12 @@ game therefore leave the read models as one clean pass would.
 
 It works a batch of games at a time (a read of the feed, a sweep step, a rebuild chunk):
 each game named once, folded once over everything new in its stream, with the batch's
-reads in one round trip and its writes in another (one by one on a Redis Cluster, whose
-pipelines run no scripts). It remembers the checkpoints it wrote (`known.py`) and checks
-each against the stored version in the same round trip as the stream's tail.
+reads (tails, stored versions, webhooks) in one round trip and its writes in another
+(one by one on a Redis Cluster, whose pipelines run no scripts). The writes' round trip
+also tells the API processes (PUBLISH, from the write script), acknowledges the batch's
+notifications and reads the feed's next batch, so a projector kept busy by the feed
+spends two round trips a batch. It remembers the checkpoints it wrote (`known.py`) and
+checks each against the stored version in the same round trip as the stream's tail.
 """
 
 import logging
