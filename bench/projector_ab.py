@@ -9,11 +9,13 @@ rate), optionally 8 bot games, then time that tree's `Projector.rebuild()` again
 XRANGE + orjson parse of the same streams. With --profile, py-spy records the projector
 during each saturated run. Prints one line per run and the medians per tree.
 
-Besides the client's lag (command answered -> the next seat's long-poll answers), it
-reads the projectors' own histogram (append -> read models written, from their metrics
-port) over the saturated window: `own_p50`/`own_p99` are the upper bounds of the buckets
-holding those quantiles, `own_le_25ms` the share written within 25 ms. A root may carry
-settings for its run: `--roots /tmp/base .:PROJECTORS=2` runs the same tree twice.
+Besides the client's lag (command answered -> the next seat's long-poll answers: one
+request round trip included, so when saturated never less than a request's own time,
+shown as the POST's and as --games / requests/s), it reads the projectors' own
+histogram (append -> read models written, from their metrics port) over the saturated
+window: `own_p50`/`own_p99` are the upper bounds of the buckets holding those
+quantiles, `own_le_25ms` the share written within 25 ms. A root may carry settings for
+its run: `--roots /tmp/base .:PROJECTORS=2` runs the same tree twice.
 
     .venv/bin/python bench/projector_ab.py --roots /tmp/base . --reps 2 --seconds 10
 """
@@ -124,6 +126,11 @@ def measure(args, ts, root, label, out):
         "sat_moves_s": saturated["moves_per_s"],
         "sat_lag_p50": saturated["lag_p50_ms"],
         "sat_lag_p99": saturated["lag_p99_ms"],
+        # A POST's own time, and the mean a request must take with --games clients
+        # always waiting on one (Little's law): the lag's GET pays it too.
+        "sat_post_p50": saturated["post_p50_ms"],
+        "sat_post_p99": saturated["post_p99_ms"],
+        "little_ms": 1000 * args.games / max(1e-9, saturated["requests_per_s"]),
         "projector_cpu_ms_move": cpu_ms,
         **own_quantiles(own, own_lag(projector)),
     }
