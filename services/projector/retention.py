@@ -3,8 +3,9 @@
 A finished or cancelled game never changes again, and its read models (the seats' and
 the spectator's views, the summary, the checkpoint) are a pure function of its stream.
 So once it is over they expire after `seconds` (FINISHED_READ_MODELS_TTL), and its
-webhook subscriptions with them; the stream itself is the truth and is kept. After they expire the API answers a view or summary
-from the stream, as it does for a game not yet projected (services/api/play.py).
+webhook subscriptions with them; the stream itself is the truth and is kept. After they
+expire the API answers a view or summary from the stream, as it does for a game not yet
+projected (services/api/play.py).
 """
 
 from dataclasses import dataclass
