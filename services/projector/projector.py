@@ -541,6 +541,9 @@ class Projector:
             except Exception:  # one bad game must not stop every other game's views
                 log.exception("projection failed; retrying")
                 time.sleep(0.5)
+        ahead, self._read_ahead = self._read_ahead, None
+        if ahead:  # read, so pending on this consumer: project it now, not after a claim
+            self._handle(ahead)
 
 
 class Acks:

@@ -280,3 +280,32 @@ def test_a_batch_costs_three_round_trips_and_two_while_the_feed_keeps_coming(
     assert projector.poll(pending=True) == 0
     for game_id in (first, second):
         assert stored(d, d.keys.view(game_id, 1))["version"] == d.store.version(game_id)
+
+
+def test_a_projector_that_stops_projects_what_it_read_ahead_first(deps):
+    """Read ahead is read: pending on this consumer, whose name dies with the process.
+    Left there, it would wait for another projector's claim (30 s) or the sweep."""
+    projector = Projector(deps.store, consumer="p")
+    projector.join_group()
+    first, second = (
+        deps.service.create("alebrijes", humans("a", "b"), {"seed": s})["id"] for s in (13, 14)
+    )
+    fold = projector._fold
+    moves = [second, first]  # a move of each made during the first read's folds
+
+    def fold_while_another_game_moves(game_id, *args):
+        if moves:
+            move(deps, moves.pop())
+        return fold(game_id, *args)
+
+    projector._fold = fold_while_another_game_moves
+    loops = []
+
+    def stop():
+        loops.append(True)
+        return len(loops) > 1  # one time round the loop: it ends holding a read ahead
+
+    projector.run(stop=stop, block_ms=1)
+    assert projector.poll(pending=True) == 0
+    for game_id in (first, second):
+        assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)
