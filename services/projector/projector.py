@@ -543,7 +543,10 @@ class Projector:
                 time.sleep(0.5)
         ahead, self._read_ahead = self._read_ahead, None
         if ahead:  # read, so pending on this consumer: project it now, not after a claim
-            self._handle(ahead)
+            try:
+                self._handle(ahead)
+            except Exception:  # left pending: another projector claims it, the sweep repairs
+                log.exception("could not project what was read ahead before stopping")
 
 
 class Acks:
