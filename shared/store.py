@@ -59,6 +59,44 @@ class Record:
     event: dict
 
 
+@dataclass(frozen=True)
+class Tail:
+    """A game's records after some version, as a fold takes them: (event, at) pairs,
+    oldest first, and the version of the last one. No Record is made per event (a
+    rebuild reads every stream whole); `records` makes them when asked."""
+
+    pairs: list
+    version: int  # the last pair's
+
+    @classmethod
+    def of(cls, entries):
+        """The tail an XRANGE answer (`queue_read`) holds."""
+        if not entries:
+            return cls([], 0)
+        fields = entries[0][1]
+        e, t = (b"e", b"t") if b"e" in fields else ("e", "t")
+        pairs = [(jsonutil.loads(fields[e]), int(fields[t])) for _, fields in entries]
+        first, version = _version(entries[0][0]), _version(entries[-1][0])
+        if version - first + 1 != len(pairs):  # versions are positions: no gaps
+            raise ValueError(f"versions {first} to {version} in {len(pairs)} entries")
+        return cls(pairs, version)
+
+    def __len__(self):
+        return len(self.pairs)
+
+    @property
+    def first_at(self):
+        return self.pairs[0][1]
+
+    @property
+    def last_at(self):
+        return self.pairs[-1][1]
+
+    def records(self):
+        first = self.version - len(self.pairs) + 1
+        return [Record(first + i, at, event) for i, (event, at) in enumerate(self.pairs)]
+
+
 class EventStore:
     def __init__(self, redis, keys=None, partitions=4):
         self.redis = redis
@@ -98,7 +136,7 @@ class EventStore:
 
     def queue_read(self, pipe, game_id, after=0):
         """Queue `read(game_id, after)` on a pipeline; `records` turns its answer into
-        records (many games' tails in one round trip)."""
+        records, `Tail.of` into a tail (many games' tails in one round trip)."""
         pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
 
     @staticmethod
