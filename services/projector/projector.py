@@ -188,7 +188,7 @@ class Projector:
     def _tails(self, known):
         """Each game's records after the version known, and the games whose stored
         checkpoint is not the one this projector remembers (one round trip)."""
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = self.store.tails_pipeline()
         checked = [g for g in known if self.known.get(g) is known[g]]
         for game_id in checked:
             pipe.hget(self.keys.checkpoint(game_id), "version")
@@ -411,6 +411,7 @@ class Projector:
         self.known.clear()
         batch = []
         for game_id in progress(game_ids):
+            self.known.put(game_id, Known(0, None))  # no checkpoint now: none to read
             batch.append(game_id)
             if len(batch) == REBUILD_BATCH:
                 self._rebuild_batch(batch)
