@@ -78,8 +78,7 @@ class Tail:
             pairs = [(_event(fields), int(_field(fields, "t"))) for _, fields in entries]
         else:
             pairs = [
-                (jsonutil.loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f)
-                for _, f in entries
+                (jsonutil.loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f) for _, f in entries
             ]
         first, version = _version(entries[0][0]), _version(entries[-1][0])
         if version - first + 1 != len(pairs):  # versions are positions: no gaps
