@@ -400,7 +400,20 @@ class Projector:
 
     def rebuild(self, progress=iter):
         """Throw every read model away and project every game again from its stream.
-        `progress` wraps the game ids (a progress bar)."""
+        `progress` wraps the game ids (a progress bar). Returns how many games."""
+        game_ids = self.forget_read_models()
+        batch = []
+        for game_id in progress(game_ids):
+            batch.append(game_id)
+            if len(batch) == REBUILD_BATCH:
+                self.rebuild_batch(batch)
+                batch = []
+        self.rebuild_batch(batch)
+        return len(game_ids)
+
+    def forget_read_models(self):
+        """A rebuild's first step: delete every checkpoint and the lobby and live
+        indexes. Returns the ids of every game, whose read models are to be rebuilt."""
         game_ids = self.store.game_ids()
         pipe = self.redis.pipeline(transaction=False)
         lobbies = [self.keys.lobby, *map(self.keys.lobby_of, games.NAMES)]
@@ -409,20 +422,15 @@ class Projector:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
         self.known.clear()
-        batch = []
-        for game_id in progress(game_ids):
-            self.known.put(game_id, Known(0, None))  # no checkpoint now: none to read
-            batch.append(game_id)
-            if len(batch) == REBUILD_BATCH:
-                self._rebuild_batch(batch)
-                batch = []
-        self._rebuild_batch(batch)
-        return len(game_ids)
+        return game_ids
 
-    def _rebuild_batch(self, game_ids):
-        """Project a rebuild's batch; the first game that failed stops the rebuild."""
+    def rebuild_batch(self, game_ids):
+        """Project a batch of games whose checkpoints a rebuild deleted; the first game
+        that failed stops the rebuild."""
         if not game_ids:
             return
+        for game_id in game_ids:
+            self.known.put(game_id, Known(0, None))  # no checkpoint now: none to read
         for result in self._project_batch(game_ids).values():
             if isinstance(result, Exception):
                 raise result

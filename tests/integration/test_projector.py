@@ -7,10 +7,13 @@ import sys
 
 import redis
 
+from services import deps as deps_module
 from services import embedded_redis
 from services.projector import projector as projector_module
+from services.projector import rebuild
 from services.projector.projector import Projector
 from shared import games, jsonutil, table
+from shared.config import Config
 from tests.helpers import RecordingScheduler, humans
 from tests.integration.conftest import build_deps
 
@@ -169,6 +172,23 @@ def test_a_rebuild_writes_byte_for_byte_what_projecting_live_wrote(deps, project
     monkeypatch.setattr(projector_module, "REBUILD_BATCH", 2)
     assert Projector(deps.store, consumer="rebuilder").rebuild() == len(ids)
     assert all_read_models(deps) == live
+
+
+def test_a_rebuild_shared_by_processes_writes_what_one_process_writes(real_redis, redis_url, keys):
+    config = Config(redis_url, redis_url, token_secret="x", key_prefix=keys.prefix)
+    d = deps_module.build(config)
+    rng = random.Random(2)
+    ids = [
+        d.service.create(game, humans(*"abcd"[: 4 if game == "alien" else 3]), {"seed": n})["id"]
+        for n, game in enumerate(games.NAMES)
+    ]
+    for game_id in ids:
+        play_randomly(d, game_id, rng, 20)
+    assert d.projector().rebuild() == len(ids)
+    one_process = all_read_models(d)
+    d.redis.delete(d.keys.view(ids[0], 1))
+    assert rebuild.rebuild(d, jobs=2, batch=1) == len(ids)
+    assert all_read_models(d) == one_process
 
 
 def test_a_bot_to_act_is_scheduled_once_per_version(deps):
