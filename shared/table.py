@@ -458,8 +458,9 @@ def _with_timers_since(table, at):
 
 def _since(since, keys, at):
     """`since` for `keys` only, a key new to it from `at`: `since` itself when unchanged."""
-    kept = {key: since.get(key, at) for key in keys}
-    return since if kept == since else kept
+    if len(keys) == len(since) and all(key in since for key in keys):
+        return since
+    return {key: since.get(key, at) for key in keys}
 
 
 def fold(events, table=None, copy_events=True):
@@ -473,7 +474,7 @@ def fold(events, table=None, copy_events=True):
     by nobody after the fold), so the rules may keep parts of them without a copy.
     """
     given = table  # the caller's: every other table here is one this fold made
-    owned = rules = None  # the rules' state this fold made, which it may fold into
+    owned = rules = timed = None  # the rules' state this fold made, which it may fold into
     for item in events:
         event, at = item if isinstance(item, tuple) else (item, None)
         kind = event["type"]
@@ -482,11 +483,13 @@ def fold(events, table=None, copy_events=True):
                 continue  # no change, and who acts (and since when) is up to date
             table = evolve(table, event, at)
         elif owned is not None and table["rules"] is owned and table is not given:
-            _evolve_in_place(table, rules, event if not copy_events else clone(event), at)
+            event = event if not copy_events else clone(event)
+            _evolve_in_place(table, rules, timed, event, at)
             owned = table["rules"]
         else:
             table = evolve(table, event, at)
             rules = rules_of(table)
+            timed = hasattr(rules, "table_timers")
             owned = table["rules"] if hasattr(rules, "evolve_in_place") else None
     return table
 
@@ -495,13 +498,13 @@ def fold(events, table=None, copy_events=True):
 _RECORDS = frozenset((COMMANDED, FIRED, PAUSED))
 
 
-def _evolve_in_place(table, rules, event, at):
+def _evolve_in_place(table, rules, timed, event, at):
     """What evolve does with a rules event, done to a table (and rules' state) that
-    fold made and nobody else holds."""
+    fold made and nobody else holds. `timed`: the rules have table_timers."""
     state = table["rules"] = rules.evolve_in_place(table["rules"], event)
     acting = rules.to_act(state) if table["status"] == "active" else []
     table["acting_since"] = _since(table["acting_since"], [str(s) for s in acting], at)
-    if table["timers_since"] or hasattr(rules, "table_timers"):  # else none, before or after
+    if timed or table["timers_since"]:  # else no timers, before or after
         table["timers_since"] = _since(
             table["timers_since"], [t["key"] for t in rules_timers(table)], at
         )
