@@ -12,7 +12,7 @@ from services.projector.projector import REBUILD_BATCH
 _projector = None  # each process's own, made by _start
 
 
-def rebuild(d, jobs=1, progress=iter, batch=REBUILD_BATCH):
+def rebuild(d, jobs=1, progress=iter, batch=None):
     """Rebuild the read models of deployment `d` with `jobs` processes (1: this one;
     the others connect as `d.config` says). `progress` wraps the game ids. Returns how
     many games; the first game that failed stops the rebuild."""
@@ -20,6 +20,8 @@ def rebuild(d, jobs=1, progress=iter, batch=REBUILD_BATCH):
     if jobs <= 1:
         return projector.rebuild(progress)
     game_ids = projector.forget_read_models()
+    # At least 4 batches a process, so that none is left with the last big one alone.
+    batch = batch or max(1, min(REBUILD_BATCH, len(game_ids) // (4 * jobs)))
     batches = [game_ids[i : i + batch] for i in range(0, len(game_ids), batch)]
     shown = iter(progress(game_ids))
     # fork: the processes start with every module already imported (Linux, as deployed).
