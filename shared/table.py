@@ -457,7 +457,8 @@ def _with_timers_since(table, at):
 
 
 def _since(since, keys, at):
-    """`since` for `keys` only, a key new to it from `at`: `since` itself when unchanged."""
+    """`since` for `keys` only (distinct: seats, timer keys), a key new to it from `at`:
+    `since` itself when unchanged."""
     if len(keys) == len(since) and all(key in since for key in keys):
         return since
     return {key: since.get(key, at) for key in keys}
