@@ -59,8 +59,9 @@ class Subscriptions:
             pipe.hgetall(self.keys.webhook_health(game_id))
 
         def read(answers):
+            hashes = [_hash(answer) for answer in answers]
             return {
-                game_id: _unpaused(answers[2 * i], answers[2 * i + 1])
+                game_id: _unpaused(hashes[2 * i], hashes[2 * i + 1])
                 for i, game_id in enumerate(game_ids)
             }
 
@@ -93,3 +94,11 @@ def _unpaused(raw, health):
         for name, hook in raw.items()
         if f"paused:{name.decode()}".encode() not in health
     }
+
+
+def _hash(answer):
+    """An HGETALL's answer as a dict, also from a pipeline that leaves Redis' answers
+    unparsed (the projector's tails pipeline: [field, value, ...])."""
+    if isinstance(answer, dict):
+        return answer
+    return dict(zip(answer[::2], answer[1::2], strict=True))
