@@ -67,7 +67,7 @@ class Expiry:
 # KEYS[1] the checkpoint, KEYS[2..] read models; ARGV[1] version, ARGV[2] the table,
 # ARGV[3] the channel that tells the API processes, ARGV[4] what to tell them,
 # ARGV[5..] the read models' documents in KEYS order. Publishing here, only when written,
-# saves a command and keeps "views changed" from ever going out before the views did.
+# spares a command after the write and keeps "views changed" from going out before the views.
 _WRITE_IF_NEWER = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if current >= tonumber(ARGV[1]) then return 0 end
