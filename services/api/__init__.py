@@ -2,6 +2,7 @@
 calls and read-model lookups; every error leaves as application/problem+json."""
 
 import importlib.util
+import inspect
 import os
 from pathlib import Path
 
@@ -37,6 +38,21 @@ class TablestreamApi(Api):
         pass  # no endpoint pages with headers: keep the unused component out
 
 
+class App(Flask):
+    """Flask, asking once per function whether it is a coroutine function: Flask asks
+    `inspect` again for every hook and view on every request (~16 times a request)."""
+
+    def ensure_sync(self, func):
+        target = getattr(func, "__func__", func)  # a bound method: its function
+        is_async = _ASYNC.get(target)
+        if is_async is None:
+            is_async = _ASYNC[target] = inspect.iscoroutinefunction(func)
+        return self.async_to_sync(func) if is_async else func
+
+
+_ASYNC = {}  # function -> whether it is a coroutine function
+
+
 def create_app(deps=None, *, spec_only=False):
     """Build the app. `deps` (services.deps.Deps) defaults to one built from the
     environment; tests pass their own. `spec_only` builds it without any Redis, to
@@ -45,7 +61,7 @@ def create_app(deps=None, *, spec_only=False):
         from services import deps as deps_module
 
         deps = deps_module.build()
-    app = Flask(__name__)
+    app = App(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
         API_TITLE="tablestream",
