@@ -86,14 +86,19 @@ def view_answer(game_id, query, game=None):
         raw = _view(d, game_id, seat)
         view = _of_kind(jsonutil.loads(raw), game_id, game)
     else:
-        # Registered before the first read, which takes the view and the projected
-        # version in one round trip: a long-poll that waits costs two, not three.
+        # Registered before the first read: a move in between is not missed. A long-poll
+        # that waits costs two round trips (the view, then the new view), one that finds
+        # its version passed one.
         with watcher().watching(game_id, after) as waiter:
-            raw, version = _view_and_projected(d, game_id, seat)
+            raw = _view(d, game_id, seat)
             view = _of_kind(jsonutil.loads(raw), game_id, game)
             if view["version"] <= after and view["status"] not in OVER:
+                # A stored view is written with the checkpoint's version (the projector's
+                # write script), so its version is the projected one; one answered from
+                # the stream is at least as new. Either says whether to wait.
                 with open_wait(query["wait"]):
-                    moved = waiter.wait(query["wait"], lambda: projected(d, game_id), version)
+                    version_now = functools.partial(projected, d, game_id)
+                    moved = waiter.wait(query["wait"], version_now, view["version"])
                 if not moved:
                     return Response(status=304, headers=PRIVATE)
                 raw = _view(d, game_id, seat)
@@ -109,16 +114,6 @@ def _of_kind(view, game_id, game):
     if game is not None and view["game"] != game:
         raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
     return view
-
-
-def _view_and_projected(d, game_id, seat):
-    """(the seat's view as JSON bytes, the version the read models show), one round
-    trip when the view is stored."""
-    pipe = d.redis.pipeline(transaction=False)
-    pipe.get(d.keys.view(game_id, seat))
-    pipe.hget(d.keys.checkpoint(game_id), "version")
-    raw, version = pipe.execute()
-    return (raw if raw is not None else _view(d, game_id, seat)), int(version or 0)
 
 
 def _view(d, game_id, seat):
