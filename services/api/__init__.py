@@ -133,9 +133,10 @@ DOCS_FILES = "/docs/files"
 
 def _json_bodies_only():
     """Every request body is JSON: anything else is a 415, whichever route it reaches."""
-    from services.api import replays
+    req = request._get_current_object()  # once: each use of the proxy looks it up again
+    if req.method == "POST" and req.content_length and not req.is_json:
+        from services.api import replays
 
-    if request.method == "POST" and request.content_length and not request.is_json:
         if replays.takes_lines():
             return
         raise ApiError("unsupported_media_type", "send the body as application/json")
