@@ -46,11 +46,14 @@ class App(Flask):
         target = getattr(func, "__func__", func)  # a bound method: its function
         is_async = _ASYNC.get(target)
         if is_async is None:
+            if len(_ASYNC) >= _ASYNC_MOST:  # a closure made per request would fill it
+                _ASYNC.clear()
             is_async = _ASYNC[target] = inspect.iscoroutinefunction(func)
         return self.async_to_sync(func) if is_async else func
 
 
 _ASYNC = {}  # function -> whether it is a coroutine function
+_ASYNC_MOST = 1024  # the app's hooks, views and handlers are ~100
 
 
 def create_app(deps=None, *, spec_only=False):
