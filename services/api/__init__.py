@@ -44,7 +44,10 @@ class App(Flask):
 
     def ensure_sync(self, func):
         target = getattr(func, "__func__", func)  # a bound method: its function
-        is_async = _ASYNC.get(target)
+        try:
+            is_async = _ASYNC.get(target)
+        except TypeError:  # an unhashable callable: asked every time, as Flask does
+            return super().ensure_sync(func)
         if is_async is None:
             if len(_ASYNC) >= _ASYNC_MOST:  # a closure made per request would fill it
                 _ASYNC.clear()

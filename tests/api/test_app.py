@@ -25,3 +25,12 @@ def test_the_remembered_answers_stay_bounded(app, monkeypatch):
     for _ in range(10):
         app.ensure_sync(lambda: None)  # a closure made per call, as a per-request hook is
     assert len(api._ASYNC) <= 3
+
+
+def test_an_unhashable_callable_is_asked_about_as_flask_asks(app):
+    class Handler(list):  # a list's subclass: callable, and unhashable
+        def __call__(self):
+            return "handled"
+
+    handler = Handler()
+    assert app.ensure_sync(handler) is handler
