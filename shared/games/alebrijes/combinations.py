@@ -89,29 +89,33 @@ def possible_plays(hand, table):
     """Every distinct play from the hand that may go on the table, as (cards, named colour).
 
     The named colour is None unless every card is a joker. Cards are in hand order.
+    A play's colour, number and count are known before its cards are listed, so only
+    the plays that beat the table are built (beating_error decides, as for a command).
     """
     held = Counter(hand)
     plays = []
     for number_ in NUMBERS:
-        jokers = held[f"{JOKER}{number_}"]
+        joker = f"{JOKER}{number_}"
+        jokers = held[joker]
         for colour_ in COLOURS:
-            plain, starred = held[f"{colour_}{number_}"], held[f"{colour_}{number_}*"]
-            for p in range(plain + 1):
-                for s in range(starred + 1):
+            plain, starred = f"{colour_}{number_}", f"{colour_}{number_}*"
+            for p in range(held[plain] + 1):
+                for s in range(held[starred] + 1):
                     for j in range(jokers + 1):
                         if p + s == 0:
                             continue  # jokers only: below, once per named colour
-                        cards = (
-                            [f"{colour_}{number_}"] * p
-                            + [f"{colour_}{number_}*"] * s
-                            + [f"{JOKER}{number_}"] * j
-                        )
-                        plays.append((cards, None))
+                        if _beats(table, colour_, number_, p + s + j):
+                            plays.append(([plain] * p + [starred] * s + [joker] * j, None))
         for j in range(1, jokers + 1):
             for colour_ in COLOURS:
-                plays.append(([f"{JOKER}{number_}"] * j, colour_))
-    return [
-        (cards, named)
-        for cards, named in plays
-        if beating_error(table, combination(cards, named)) is None
-    ]
+                if _beats(table, colour_, number_, j):
+                    plays.append(([joker] * j, colour_))
+    return plays
+
+
+def _beats(table, colour_, number_, count):
+    """Whether a play of that colour, number and count may go on the table."""
+    if table is None:
+        return True
+    play = {"colour": colour_, "number": number_, "count": count}
+    return beating_error(table, play) is None
