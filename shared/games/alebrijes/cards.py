@@ -52,7 +52,15 @@ def next_colour(colour_):
 
 def sort_key(card):
     """Hand order: by colour (jokers last), then number, the Ollin copy after the plain ones."""
+    key = _HAND_ORDER.get(card)
+    return key if key is not None else _hand_order(card)
+
+
+def _hand_order(card):
     return (_SORT_COLOURS.index(card[0]), number(card), has_ollin(card))
+
+
+_HAND_ORDER = {card: _hand_order(card) for card in CODES}  # every code's key, worked out once
 
 
 def sorted_cards(cards):

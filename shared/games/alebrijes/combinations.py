@@ -4,12 +4,14 @@ A combination is described by a dict {"colour", "number", "count"}; the table
 holds the last one played, with its cards and seat added.
 """
 
+import functools
 from collections import Counter
 
 from ..base import RuleError
 from .cards import COLOURS, JOKER, NUMBERS, colour, has_ollin, is_joker, next_colour, number
 
 OLLIN_EFFECTS = ["none", "others_draw", "lay_aside"]
+_MOST_CARDS = 7  # of one number in a set: two plain copies, one with Ollin, four jokers
 
 
 def combination(cards, named_colour):
@@ -90,32 +92,39 @@ def possible_plays(hand, table):
 
     The named colour is None unless every card is a joker. Cards are in hand order.
     A play's colour, number and count are known before its cards are listed, so only
-    the plays that beat the table are built (beating_error decides, as for a command).
+    the plays that beat the table are built.
     """
     held = Counter(hand)
+    beating = None if table is None else _beating(table["colour"], table["number"], table["count"])
     plays = []
     for number_ in NUMBERS:
         joker = f"{JOKER}{number_}"
         jokers = held[joker]
         for colour_ in COLOURS:
             plain, starred = f"{colour_}{number_}", f"{colour_}{number_}*"
+            if not held[plain] and not held[starred]:
+                continue  # jokers only: below, once per named colour
             for p in range(held[plain] + 1):
                 for s in range(held[starred] + 1):
                     for j in range(jokers + 1):
-                        if p + s == 0:
-                            continue  # jokers only: below, once per named colour
-                        if _beats(table, colour_, number_, p + s + j):
+                        if p + s and (beating is None or (colour_, number_, p + s + j) in beating):
                             plays.append(([plain] * p + [starred] * s + [joker] * j, None))
         for j in range(1, jokers + 1):
             for colour_ in COLOURS:
-                if _beats(table, colour_, number_, j):
+                if beating is None or (colour_, number_, j) in beating:
                     plays.append(([joker] * j, colour_))
     return plays
 
 
-def _beats(table, colour_, number_, count):
-    """Whether a play of that colour, number and count may go on the table."""
-    if table is None:
-        return True
-    play = {"colour": colour_, "number": number_, "count": count}
-    return beating_error(table, play) is None
+@functools.cache
+def _beating(colour_, number_, count):
+    """The (colour, number, count) of every play that beats that combination on the
+    table, as beating_error says (a few hundred tables can be: each is worked out once)."""
+    table = {"colour": colour_, "number": number_, "count": count}
+    return frozenset(
+        (c, n, k)
+        for c in COLOURS
+        for n in NUMBERS
+        for k in range(1, _MOST_CARDS + 2)  # one more: blue beats orange with one more card
+        if beating_error(table, {"colour": c, "number": n, "count": k}) is None
+    )
