@@ -20,7 +20,16 @@ LEVELS = ("random", "greedy", "ismcts")
 # Levels whose choice reads nothing but the order of the view's legal commands: no
 # feed, and no other field, so a caller may give them no feed (docs/operations.md).
 LEGAL_ONLY = ("random",)
-__all__ = ["LEGAL_ONLY", "LEVELS", "MAX_THINK_MS", "MIN_THINK_MS", "THINK_MS", "choose", "game_module", "react"]
+__all__ = [
+    "LEGAL_ONLY",
+    "LEVELS",
+    "MAX_THINK_MS",
+    "MIN_THINK_MS",
+    "THINK_MS",
+    "choose",
+    "game_module",
+    "react",
+]
 
 
 def game_module(game):
