@@ -1,6 +1,6 @@
 """Moves per second of four-bot Alebrijes games through the whole stack.
 
-Starts `python -m services.run` (embedded Redis, gunicorn, projector, RQ worker) on a
+Starts `python -m services.run` (embedded Redis, gunicorn, projector, RQ workers) on a
 free port, creates games of four random bots over HTTP, and waits for them to finish.
 A move is one bot command (an exchange, a play or a pass: each command makes exactly
 one such event). Prints the median of several runs for one game at a time (latency
@@ -12,7 +12,7 @@ move of each process (psutil, from `RUN_DIR/children.json`); and the load averag
 With --profile, py-spy records the RQ worker and the projector during one more batch of
 --games games and prints where their time went (bench/pyspy.py).
 
-    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8] [--profile]
+    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8] [--workers 2] [--profile]
 """
 
 import argparse
@@ -139,7 +139,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
+    parser.add_argument("--workers", type=int, default=2, help="RQ bot workers (make run's 2)")
     parser.add_argument("--profile", action="store_true", help="py-spy the worker and projector")
     args = parser.parse_args()
     print(f"{args.workers} RQ worker(s); load average before: {' '.join(_load())}")
