@@ -3,9 +3,12 @@
 Starts `python -m services.run` (embedded Redis, gunicorn, projector, RQ workers) on a
 free port, creates games of four random bots over HTTP, and waits for them to finish.
 A move is one bot command (an exchange, a play or a pass: each command makes exactly
-one such event). Prints the median of several runs for one game at a time (latency
-bound: projector -> RQ -> worker -> game service per move) and for several games at
-once (throughput), the two interleaved (1, 8, 1, 8...) so both see the same noise.
+one such event). Prints the median of several runs for one game at a time and for
+several games at once (throughput), the two interleaved (1, 8, 1, 8...) so both see the
+same noise. A batch is timed from the first POST until every game is seen finished
+(projected), so each line also gives a game's median phases: from its POST to its first
+move (the projector, RQ and a free worker), its moves (one bot chain), and from its last
+move until the bench saw it finished (projection and the bench's 50 ms polling).
 For each batch it also prints Redis commands per move (INFO's
 total_commands_processed, the bench's own polling included) and CPU milliseconds per
 move of each process (psutil, from `RUN_DIR/children.json`); and the load average.
