@@ -94,37 +94,44 @@ def possible_plays(hand, table):
     A play's colour, number and count are known before its cards are listed, so only
     the plays that beat the table are built.
     """
-    held = Counter(hand)
+    held = Counter(hand).get  # .get: a Counter's own lookup calls __missing__ for a card not held
     beating = None if table is None else _beating(table["colour"], table["number"], table["count"])
     plays = []
     for number_ in NUMBERS:
-        joker = f"{JOKER}{number_}"
-        jokers = held[joker]
+        joker = _JOKERS[number_]
+        jokers = held(joker, 0)
         for colour_ in COLOURS:
-            plain, starred = f"{colour_}{number_}", f"{colour_}{number_}*"
-            if not held[plain] and not held[starred]:
+            plain, starred = _CODES[colour_, number_]
+            plains, starreds = held(plain, 0), held(starred, 0)
+            counts = _ANY_COUNT if beating is None else beating.get((colour_, number_))
+            if not counts or not (plains or starreds):
                 continue  # jokers only: below, once per named colour
-            for p in range(held[plain] + 1):
-                for s in range(held[starred] + 1):
+            for p in range(plains + 1):
+                for s in range(starreds + 1):
                     for j in range(jokers + 1):
-                        if p + s and (beating is None or (colour_, number_, p + s + j) in beating):
+                        if (p or s) and p + s + j in counts:
                             plays.append(([plain] * p + [starred] * s + [joker] * j, None))
         for j in range(1, jokers + 1):
             for colour_ in COLOURS:
-                if beating is None or (colour_, number_, j) in beating:
+                if beating is None or j in beating.get((colour_, number_), ()):
                     plays.append(([joker] * j, colour_))
     return plays
 
 
+_CODES = {(c, n): (f"{c}{n}", f"{c}{n}*") for c in COLOURS for n in NUMBERS}  # plain, Ollin
+_JOKERS = {n: f"{JOKER}{n}" for n in NUMBERS}
+_ANY_COUNT = range(1, _MOST_CARDS + 1)
+
+
 @functools.cache
 def _beating(colour_, number_, count):
-    """The (colour, number, count) of every play that beats that combination on the
+    """{(colour, number): the counts} of every play that beats that combination on the
     table, as beating_error says (a few hundred tables can be: each is worked out once)."""
     table = {"colour": colour_, "number": number_, "count": count}
-    return frozenset(
-        (c, n, k)
-        for c in COLOURS
-        for n in NUMBERS
-        for k in range(1, _MOST_CARDS + 2)  # one more: blue beats orange with one more card
-        if beating_error(table, {"colour": c, "number": n, "count": k}) is None
-    )
+    beating = {}
+    for c in COLOURS:
+        for n in NUMBERS:
+            for k in range(1, _MOST_CARDS + 2):  # one more: blue beats orange with one more card
+                if beating_error(table, {"colour": c, "number": n, "count": k}) is None:
+                    beating.setdefault((c, n), set()).add(k)
+    return {pair: frozenset(counts) for pair, counts in beating.items()}
