@@ -103,13 +103,18 @@ def possible_plays(hand, table):
         for colour_ in COLOURS:
             plain, starred = _CODES[colour_, number_]
             plains, starreds = held(plain, 0), held(starred, 0)
-            counts = _ANY_COUNT if beating is None else beating.get((colour_, number_))
-            if not counts or not (plains or starreds):
+            if not (plains or starreds):
                 continue  # jokers only: below, once per named colour
+            if beating is None:
+                counts = None  # any count: the table is empty
+            elif (colour_, number_) in beating:
+                counts = beating[colour_, number_]
+            else:
+                continue  # no play of this colour and number beats the table
             for p in range(plains + 1):
                 for s in range(starreds + 1):
                     for j in range(jokers + 1):
-                        if (p or s) and p + s + j in counts:
+                        if (p or s) and (counts is None or p + s + j in counts):
                             plays.append(([plain] * p + [starred] * s + [joker] * j, None))
         for j in range(1, jokers + 1):
             for colour_ in COLOURS:
@@ -120,13 +125,12 @@ def possible_plays(hand, table):
 
 _CODES = {(c, n): (f"{c}{n}", f"{c}{n}*") for c in COLOURS for n in NUMBERS}  # plain, Ollin
 _JOKERS = {n: f"{JOKER}{n}" for n in NUMBERS}
-_ANY_COUNT = range(1, _MOST_CARDS + 1)
 
 
 @functools.cache
 def _beating(colour_, number_, count):
     """{(colour, number): the counts} of every play that beats that combination on the
-    table, as beating_error says (a few hundred tables can be: each is worked out once)."""
+    table, as beating_error says (at most 140 tables can be: each is worked out once)."""
     table = {"colour": colour_, "number": number_, "count": count}
     beating = {}
     for c in COLOURS:
