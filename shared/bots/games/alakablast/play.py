@@ -108,8 +108,51 @@ def best_play(state, rival, kind, pool, worth):
 
 def edges(kind, mine, theirs):
     """Per position of my hand, the edge of playing it against `theirs`."""
-    edge = against(kind, theirs)
+    return _edges(mine, against(kind, theirs))
+
+
+def _edges(mine, edge):
+    """Per position of my hand, the edge of playing it, given each spell's `edge`."""
     return [sum(chance * edge[spell] for spell, chance in card.items()) for card in mine]
+
+
+# Greedy weighs the same rival's hand against the same unseen cards many times in a
+# search's play-outs (every seat, every command): the edges each spell has against the
+# card a rival is likely to play, and against the unseen cards, are kept by what they
+# are computed from (a pure function's results, so greedy's choices do not change).
+_MEMO = {}
+MEMO_SIZE = 200_000  # entries kept before the memo starts again (a few tens of MB)
+
+
+def _memo(key, compute):
+    found = _MEMO.get(key)
+    if found is None:
+        if len(_MEMO) >= MEMO_SIZE:
+            _MEMO.clear()
+        found = _MEMO[key] = compute()
+    return found
+
+
+def _told_key(told):
+    return None if told is None else (told["element"], told["power"], told["special"])
+
+
+def pool_worth(kind, pool, pool_key):
+    """`against(kind, pool)`, kept by `pool_key` (tuple(pool.items()))."""
+    return _memo((kind, pool_key), lambda: against(kind, pool))
+
+
+def rival_edges(state, rival, kind, pool, pool_key):
+    """Each spell's edge against the card `rival` is likely to play (`rival_play`), kept
+    by the rival's hand as the seat sees it and by `pool_key` (tuple(pool.items()))."""
+    hand = state["hands"][rival]
+    seen = tuple((card["spell"], card["open"], _told_key(card["told"])) for card in hand)
+
+    def compute():
+        worth = pool_worth(kind, pool, pool_key)
+        return against(kind, rival_play(state, rival, kind, pool, worth))
+
+    return _memo((kind, seen, pool_key), compute)
 
 
 # --- on the seat's turn
@@ -140,9 +183,7 @@ def _choose_scores(state, me, pool, mine):
     """Per position of my hand, its edge against the card the rival is likely to play."""
     duel = state["duel"]
     rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
-    worth = against(duel["kind"], pool)
-    theirs = rival_play(state, rival, duel["kind"], pool, worth)
-    return edges(duel["kind"], mine, theirs)
+    return _edges(mine, rival_edges(state, rival, duel["kind"], pool, tuple(pool.items())))
 
 
 def _turn(state, me, legal, pool, mine):
@@ -160,10 +201,9 @@ def _turn(state, me, legal, pool, mine):
 def _duel_edges(state, duels, pool, mine):
     """{(rival, kind): the edge of my best card in that duel}, rivals in seat order."""
     found = {}
-    worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
+    pool_key = tuple(pool.items())
     for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
-        worth = worths[kind]
-        edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
+        edge = max(_edges(mine, rival_edges(state, rival, kind, pool, pool_key)))
         found[rival, kind] = edge + 0.01 * state["gems"][rival]  # the leader, when as easy
     return found
 
