@@ -96,6 +96,8 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     search = Search(view, rng, rollout, budget)
     candidates = _candidates(search.bots, view, feed, rng)
     favourite = candidates[0]
+    if len(candidates) == 1:  # the bot module's rank sees nothing worth searching
+        return favourite
     gains = {}  # index -> [command, its reward minus greedy's choice's, world by world]
     # The play-outs make no reference cycles; a full collection of the process's heap
     # in the middle of a search (tens of ms in a big process) would make it late, so

@@ -121,7 +121,7 @@ def _edges(mine, edge):
 # card a rival is likely to play, and against the unseen cards, are kept by what they
 # are computed from (a pure function's results, so greedy's choices do not change).
 _MEMO = {}
-MEMO_SIZE = 200_000  # entries kept before the memo starts again (a few tens of MB)
+MEMO_SIZE = 10_000  # entries kept before the memo starts again (about 12 MB)
 
 
 def _memo(key, compute):
@@ -264,11 +264,15 @@ def rank(view, feed, rng):
     and one duel per rival and kind (with the clue that tells the rival the least),
     rather than every informant, claim and clue: the search compares each on the same
     worlds, and a few dozen near-twins would share out its few play-outs. Greedy's ask
-    comes first of the asks, the duels by their edge. In a duel, every card by its edge;
-    otherwise every legal command in a random order."""
+    comes first of the asks, the duels by their edge. In a duel, every card by its edge.
+    As the informant, greedy's answer alone: what a clue tells the asker shows only in
+    its later turns, past the play-outs' HORIZON, so searching the answers would only
+    let noise replace greedy's choice."""
     legal, state, me = view["legal"], view["state"], view["seat"]
     first = greedy(view, feed, rng)
     phase = state["phase"]
+    if phase == "answer":
+        return [first]
     if phase in ("turn", "duel"):
         pool = unseen(state, me)
         mine = beliefs(state, me, pool, heard(view, feed))
