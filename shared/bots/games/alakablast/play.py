@@ -291,14 +291,15 @@ def rank(view, feed, rng):
     """The commands worth searching (ismcts), greedy's choice first, the likeliest
     rivals to it next (the search plays out the first few on the most worlds).
 
-    On a turn, one ask per card (of the informant and with the claim greedy would choose)
-    and one duel per rival and kind (with the clue that tells the rival the least),
-    rather than every informant, claim and clue: the search compares each on the same
-    worlds, and a few dozen near-twins would share out its few play-outs. Greedy's ask
-    comes first of the asks, the duels by their edge. In a duel, every card by its edge.
-    As the informant, greedy's answer alone: what a clue tells the asker shows only in
-    its later turns, past the play-outs' HORIZON, so searching the answers would only
-    let noise replace greedy's choice."""
+    On a turn, greedy's ask (the card, informant and claim greedy would choose) and one
+    duel per rival and kind (with the clue that tells the rival the least), the duels by
+    their edge, greedy's ask or the best duel right after greedy's choice: the search
+    compares each on the same worlds, and a few dozen near-twins would share out its few
+    play-outs. What an ask or an answer teaches shows only in the asker's later turns,
+    past the play-outs' HORIZON: the search weighs asking against duelling, but another
+    ask than greedy's, or another answer as the informant, would win only by noise, so
+    they are not searched (as the informant, greedy's answer alone). In a duel, every
+    card by its edge."""
     legal, state, me = view["legal"], view["state"], view["seat"]
     first = greedy(view, feed, rng)
     phase = state["phase"]
@@ -311,12 +312,10 @@ def rank(view, feed, rng):
         asks = [c for c in legal if c["type"] == "ask"]
         duels = [c for c in legal if c["type"] == "duel"]
         by_edge = _duel_edges(state, duels, pool, mine)
-        rest = [_duel(state, duels, *pair) for pair in sorted(by_edge, key=by_edge.get)[::-1]]
+        by_edge = sorted(by_edge, key=lambda pair: -by_edge[pair])  # on a tie, as greedy
+        rest = [_duel(state, duels, *pair) for pair in by_edge]
         if asks:
-            cards = sorted(
-                dict.fromkeys(c["card"] for c in asks), key=lambda i: -_uncertainty(mine[i])
-            )
-            rest[1:1] = [_ask_with_claim(asks, mine, c, _informant(state, asks, c)) for c in cards]
+            rest[1:1] = [_ask(state, me, asks, mine)]
     elif phase == "duel":
         scores = _choose_scores(state, me, pool, mine)
         rest = sorted(legal, key=lambda c: -scores[c["card"]])
