@@ -282,34 +282,3 @@ def test_evaluate_shares_the_victory_by_gems():
     state["duel"] = {"attacker": 2, "rival": 1, "stake": 2}  # cut short in a duel
     assert evaluation.evaluate(state, 2) > values[2] and evaluation.evaluate(state, 0) < values[0]
     assert evaluation.HORIZON >= 1
-
-
-def test_the_kept_edges_are_the_edges_greedy_computes_afresh():
-    """play._MEMO keeps what rival_play and against give, by what they read: every
-    kept value is the one computed afresh, and the search's candidates (greedy's choice
-    first) are the same with the memo filled by other positions as with it empty, in
-    real positions and in a sampled world's (the minimal views of a play-out)."""
-    checked = 0
-    for players in (2, 3):
-        for tbl, log in every_position(players, greedy_policy, games=2):
-            for seat in table_seats(tbl):
-                view = seat_view(tbl, len(log), seat)
-                if seat not in view["to_act"]:
-                    continue
-                feed = seat_feed(tbl, log, seat)
-                world = bot.sample(view, feed, random.Random(checked))
-                views = [(view, feed), *((_view(world, s), []) for s in game.to_act(world))]
-                for seen, fed in views:
-                    warm = bot.rank(seen, fed, random.Random(1))  # kept from other positions
-                    play._MEMO.clear()
-                    assert bot.rank(seen, fed, random.Random(1)) == warm
-                    checked += 1
-                state, me = view["state"], seat
-                pool = beliefs.unseen(state, me)
-                for rival in table_seats(tbl):
-                    for kind in ("element", "power"):
-                        likely = play.rival_play(state, rival, kind, pool, play.against(kind, pool))
-                        afresh = play.against(kind, likely)
-                        kept = play.rival_edges(state, rival, kind, pool, tuple(pool.items()))
-                        assert kept == afresh
-    assert checked > 100

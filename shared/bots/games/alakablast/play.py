@@ -59,131 +59,57 @@ def against(kind, theirs):
     return {spell: by_side[side[spell]] for spell in SPELLS}
 
 
-def rival_play(state, rival, kind, pool, worth, pool_key=None):
+def rival_play(state, rival, kind, pool, worth):
     """{spell: probability} of the card `rival` plays: a mix of its best card (as it
-    sees its hand) and any card of its hand (a rival may bluff, or not know better).
-    With `pool_key` (tuple(pool.items())), what depends only on the unseen cards is kept
-    in the memo (the same values)."""
-    best = best_play(state, rival, kind, pool, worth, pool_key)
+    sees its hand) and any card of its hand (a rival may bluff, or not know better)."""
+    best = best_play(state, rival, kind, pool, worth)
     if RIVAL_BEST >= 1:
         return best
     hand = state["hands"][rival]
+    total = sum(pool.values()) or 1
     mixed = Counter({s: p * RIVAL_BEST for s, p in best.items()})
     share = (1 - RIVAL_BEST) / len(hand)
-
-    def any_unseen():  # a hidden card's share, spread over the unseen cards
-        total = sum(pool.values()) or 1
-        return [(s, share * n / total) for s, n in pool.items()]
-
-    spread = None
     for card in hand:
         if card["spell"] is not None:
             mixed[card["spell"]] += share
         else:
-            if spread is None:
-                spread = _kept(pool_key, ("spread", len(hand), pool_key), any_unseen)
-            for s, p in spread:
-                mixed[s] += p
+            for s, n in pool.items():
+                mixed[s] += share * n / total
     return dict(mixed)
 
 
-def best_play(state, rival, kind, pool, worth, pool_key=None):
+def best_play(state, rival, kind, pool, worth):
     """{spell: probability} of the card `rival` plays in a duel of `kind`: its best hidden
     card (drawn from the unseen cards) unless one of its open cards looks better to it
-    from what it was told. `worth` is against(kind, pool); `pool_key` as rival_play's."""
+    from what it was told."""
     hand = state["hands"][rival]
     hidden = sum(1 for card in hand if not card["open"])
     best_open, best_open_worth = None, -2.0
     for card in hand:
         if card["open"] and card["spell"] is not None:
-            spell, told = card["spell"], card["told"]
-            key = ("seems", kind, spell, _told_key(told), pool_key)
-            seems = _kept(pool_key, key, _seems, spell, told, pool, worth)
+            fit = fitting(card["told"])
+            guess = {s: n for s, n in pool.items() if n > 0 and s in fit}
+            guess[card["spell"]] = guess.get(card["spell"], 0) + 1
+            total = sum(guess.values())
+            seems = sum(worth[s] * n for s, n in guess.items()) / total
             if seems > best_open_worth:
                 best_open, best_open_worth = card["spell"], seems
     if hidden == 0 or not pool:
         return {best_open: 1.0} if best_open else {}
-    draws = _kept(pool_key, ("draws", kind, hidden, pool_key), _best_of, hidden, pool, worth)
-    play = Counter()
-    for spell, chance in draws:
+    ranked = sorted((s for s in pool if pool[s] > 0), key=lambda s: worth[s])
+    total = sum(pool.values())
+    play, below = Counter(), 0
+    for spell in ranked:  # P(best of `hidden` draws is this spell)
+        chance = ((below + pool[spell]) / total) ** hidden - (below / total) ** hidden
+        below += pool[spell]
         play[best_open if best_open and best_open_worth > worth[spell] else spell] += chance
     return dict(play)
 
 
-def _seems(spell, told, pool, worth):
-    """How good an open card `spell` looks to its owner, who was told `told` of it."""
-    fit = fitting(told)
-    guess = {s: n for s, n in pool.items() if n > 0 and s in fit}
-    guess[spell] = guess.get(spell, 0) + 1
-    total = sum(guess.values())
-    return sum(worth[s] * n for s, n in guess.items()) / total
-
-
-def _best_of(hidden, pool, worth):
-    """[(spell, P(the best of `hidden` unseen cards is that spell))], worst first."""
-    ranked = sorted((s for s in pool if pool[s] > 0), key=lambda s: worth[s])
-    total = sum(pool.values())
-    draws, below = [], 0
-    for spell in ranked:
-        chance = ((below + pool[spell]) / total) ** hidden - (below / total) ** hidden
-        below += pool[spell]
-        draws.append((spell, chance))
-    return draws
-
-
 def edges(kind, mine, theirs):
     """Per position of my hand, the edge of playing it against `theirs`."""
-    return _edges(mine, against(kind, theirs))
-
-
-def _edges(mine, edge):
-    """Per position of my hand, the edge of playing it, given each spell's `edge`."""
+    edge = against(kind, theirs)
     return [sum(chance * edge[spell] for spell, chance in card.items()) for card in mine]
-
-
-# Greedy weighs the same rival's hand against the same unseen cards many times in a
-# search's play-outs (every seat, every command): the edges each spell has against the
-# card a rival is likely to play, and against the unseen cards, are kept by what they
-# are computed from (a pure function's results, so greedy's choices do not change).
-_MEMO = {}
-MEMO_SIZE = 10_000  # entries kept before the memo starts again (about 12 MB)
-
-
-def _memo(key, compute, *args):
-    found = _MEMO.get(key)
-    if found is None:
-        if len(_MEMO) >= MEMO_SIZE:
-            _MEMO.clear()
-        found = _MEMO[key] = compute(*args)
-    return found
-
-
-def _kept(pool_key, key, compute, *args):
-    """compute(*args), kept in the memo by `key` when a `pool_key` says which unseen
-    cards it was computed from."""
-    return compute(*args) if pool_key is None else _memo(key, compute, *args)
-
-
-def _told_key(told):
-    return None if told is None else (told["element"], told["power"], told["special"])
-
-
-def pool_worth(kind, pool, pool_key):
-    """`against(kind, pool)`, kept by `pool_key` (tuple(pool.items()))."""
-    return _memo((kind, pool_key), against, kind, pool)
-
-
-def rival_edges(state, rival, kind, pool, pool_key):
-    """Each spell's edge against the card `rival` is likely to play (`rival_play`), kept
-    by the rival's hand as the seat sees it and by `pool_key` (tuple(pool.items()))."""
-    hand = state["hands"][rival]
-    seen = tuple((card["spell"], card["open"], _told_key(card["told"])) for card in hand)
-
-    def compute():
-        worth = pool_worth(kind, pool, pool_key)
-        return against(kind, rival_play(state, rival, kind, pool, worth, pool_key))
-
-    return _memo((kind, seen, pool_key), compute)
 
 
 # --- on the seat's turn
@@ -214,7 +140,9 @@ def _choose_scores(state, me, pool, mine):
     """Per position of my hand, its edge against the card the rival is likely to play."""
     duel = state["duel"]
     rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
-    return _edges(mine, rival_edges(state, rival, duel["kind"], pool, tuple(pool.items())))
+    worth = against(duel["kind"], pool)
+    theirs = rival_play(state, rival, duel["kind"], pool, worth)
+    return edges(duel["kind"], mine, theirs)
 
 
 def _turn(state, me, legal, pool, mine):
@@ -232,9 +160,10 @@ def _turn(state, me, legal, pool, mine):
 def _duel_edges(state, duels, pool, mine):
     """{(rival, kind): the edge of my best card in that duel}, rivals in seat order."""
     found = {}
-    pool_key = tuple(pool.items())
+    worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
     for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
-        edge = max(_edges(mine, rival_edges(state, rival, kind, pool, pool_key)))
+        worth = worths[kind]
+        edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
         found[rival, kind] = edge + 0.01 * state["gems"][rival]  # the leader, when as easy
     return found
 
@@ -312,8 +241,8 @@ def rank(view, feed, rng):
         asks = [c for c in legal if c["type"] == "ask"]
         duels = [c for c in legal if c["type"] == "duel"]
         by_edge = _duel_edges(state, duels, pool, mine)
-        by_edge = sorted(by_edge, key=lambda pair: -by_edge[pair])  # on a tie, as greedy
-        rest = [_duel(state, duels, *pair) for pair in by_edge]
+        pairs = sorted(by_edge, key=lambda pair: -by_edge[pair])  # on a tie, as greedy
+        rest = [_duel(state, duels, *pair) for pair in pairs]
         if asks:
             rest[1:1] = [_ask(state, me, asks, mine)]
     elif phase == "duel":
