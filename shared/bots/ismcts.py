@@ -22,6 +22,8 @@ The answer is the candidate whose reward beat greedy's choice by the most on the
 worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE standard
 errors of the mean gain), else greedy's choice.
 
+A `rank` of one command (the bot module sees nothing worth searching) is sent at once.
+
 The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
 `evaluate` with `HORIZON`, `CONFIDENCE` (optional, defaults above). The rules module's: a game with
 `evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
@@ -38,8 +40,9 @@ Alebrijes's rounds are short enough that HORIZON rarely cuts them.
 Strength (the tournament, 300 ms a decision, --seed 1 --jobs 2, load average 8 to 14):
 against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games),
 0.415 [0.349, 0.484] at 3 (fair 0.33, 200 games); Abluxxen 0.710 [0.644, 0.768] at 2
-(200 games, load 6 to 7), 0.780 [0.689, 0.850] at 3 (100 games, load 2 to 4).
-docs/bots.md has the commands.
+(200 games, load 6 to 7), 0.780 [0.689, 0.850] at 3 (100 games, load 2 to 4);
+Alakablast 0.703 [0.636, 0.762] at 2 (200 games, load 12 to 14), 0.433 [0.367, 0.503]
+at 3 (200 games, load 9 to 14). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only
