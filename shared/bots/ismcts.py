@@ -22,8 +22,6 @@ The answer is the candidate whose reward beat greedy's choice by the most on the
 worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE standard
 errors of the mean gain), else greedy's choice.
 
-A `rank` of one command (the bot module sees nothing worth searching) is sent at once.
-
 The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
 `evaluate` with `HORIZON`, `CONFIDENCE` (optional, defaults above). The rules module's: a game with
 `evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
@@ -99,8 +97,6 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
     search = Search(view, rng, rollout, budget)
     candidates = _candidates(search.bots, view, feed, rng)
     favourite = candidates[0]
-    if len(candidates) == 1:  # the bot module's rank sees nothing worth searching
-        return favourite
     gains = {}  # index -> [command, its reward minus greedy's choice's, world by world]
     # The play-outs make no reference cycles; a full collection of the process's heap
     # in the middle of a search (tens of ms in a big process) would make it late, so

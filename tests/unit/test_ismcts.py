@@ -83,22 +83,6 @@ def test_a_single_legal_command_is_sent_without_searching():
 
 
 @pytest.mark.parametrize("case", CASE_PARAMS)
-def test_a_rank_of_one_command_is_sent_without_searching(case, monkeypatch):
-    with case.installed():
-        _, _, _, view, feed = _point(case)
-        module, chosen = case.module(), view["legal"][-1]
-        monkeypatch.setattr(module, "rank", lambda v, f, rng: [chosen], raising=False)
-
-        def sample(v, f, rng):
-            raise AssertionError("a world was drawn")
-
-        monkeypatch.setattr(module, "sample", sample)
-        clock = TickClock()
-        assert ismcts.search(view, feed, random.Random(4), think_ms=60, clock=clock) == chosen
-        assert clock.readings == 1  # the budget's start, and no step after it
-
-
-@pytest.mark.parametrize("case", CASE_PARAMS)
 def test_on_the_real_clock_decisions_end_within_one_and_a_half_budgets(case):
     with case.installed():
         points = decision_points(case, "real clock", count=3)

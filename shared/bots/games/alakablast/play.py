@@ -250,20 +250,15 @@ def rank(view, feed, rng):
     """The commands worth searching (ismcts), greedy's choice first, the likeliest
     rivals to it next (the search plays out the first few on the most worlds).
 
-    On a turn, greedy's ask (the card, informant and claim greedy would choose) and one
-    duel per rival and kind (with the clue that tells the rival the least), the duels by
-    their edge, greedy's ask or the best duel right after greedy's choice: the search
-    compares each on the same worlds, and a few dozen near-twins would share out its few
-    play-outs. What an ask or an answer teaches shows only in the asker's later turns,
-    past the play-outs' HORIZON: the search weighs asking against duelling, but another
-    ask than greedy's, or another answer as the informant, would win only by noise, so
-    they are not searched (as the informant, greedy's answer alone). In a duel, every
-    card by its edge."""
+    On a turn, one ask per card (of the informant and with the claim greedy would choose)
+    and one duel per rival and kind (with the clue that tells the rival the least),
+    rather than every informant, claim and clue: the search compares each on the same
+    worlds, and a few dozen near-twins would share out its few play-outs. Greedy's ask
+    comes first of the asks, the duels by their edge. In a duel, every card by its edge;
+    otherwise every legal command in a random order."""
     legal, state, me = view["legal"], view["state"], view["seat"]
     first = greedy(view, feed, rng)
     phase = state["phase"]
-    if phase == "answer":
-        return [first]
     if phase in ("turn", "duel"):
         pool = unseen(state, me)
         mine = beliefs(state, me, pool, heard(view, feed))
@@ -271,10 +266,12 @@ def rank(view, feed, rng):
         asks = [c for c in legal if c["type"] == "ask"]
         duels = [c for c in legal if c["type"] == "duel"]
         by_edge = _duel_edges(state, duels, pool, mine)
-        pairs = sorted(by_edge, key=lambda pair: -by_edge[pair])  # on a tie, as greedy
-        rest = [_duel(state, duels, *pair) for pair in pairs]
+        rest = [_duel(state, duels, *pair) for pair in sorted(by_edge, key=by_edge.get)[::-1]]
         if asks:
-            rest[1:1] = [_ask(state, me, asks, mine)]
+            cards = sorted(
+                dict.fromkeys(c["card"] for c in asks), key=lambda i: -_uncertainty(mine[i])
+            )
+            rest[1:1] = [_ask_with_claim(asks, mine, c, _informant(state, asks, c)) for c in cards]
     elif phase == "duel":
         scores = _choose_scores(state, me, pool, mine)
         rest = sorted(legal, key=lambda c: -scores[c["card"]])
