@@ -13,7 +13,11 @@ after HORIZON commands, as the search does; --full plays them to the end. With
 --compare, each position is measured with the search's folds on its own copy
 (ismcts.FOLD_IN_PLACE) and with evolve (a copy of the state per event), interleaved
 (A,B then B,A), and the ratio's median is printed too.
-Bounded: --positions positions of --seconds each per game and mode.
+With --worlds MS, each position is searched as ismcts does (its candidates, its
+rank), on the process's CPU clock rather than the wall clock, for MS milliseconds of
+CPU time: the worlds a decision draws, median over positions, which other work on
+the machine changes far less than the wall clock's play-outs a second.
+Bounded: --positions positions of --seconds (or --worlds ms) each per game and mode.
 """
 
 import argparse
@@ -75,6 +79,23 @@ def measure(view, feed, seconds, in_place, seed, full=False):
     return done / elapsed, elapsed / done
 
 
+def worlds(view, feed, think_ms, seed):
+    """Worlds the search draws for this decision in `think_ms` ms of process time."""
+    module = ismcts.import_module(f"shared.bots.games.{view['game']}")
+    real_sample, drawn = module.sample, []
+
+    def counted(v, f, rng):
+        drawn.append(1)
+        return real_sample(v, f, rng)
+
+    module.sample = counted
+    try:
+        ismcts.search(view, feed, random.Random(seed), think_ms, clock=time.process_time)
+    finally:
+        module.sample = real_sample
+    return len(drawn)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default=",".join(games.NAMES))
@@ -84,7 +105,15 @@ def main():
     parser.add_argument("--seed", default="1")
     parser.add_argument("--compare", action="store_true", help="in-place folds against evolve")
     parser.add_argument("--full", action="store_true", help="play every play-out to the end")
+    parser.add_argument("--worlds", type=int, metavar="MS", help="worlds a search draws")
     args = parser.parse_args()
+    if args.worlds:
+        print(f"{'game':<11} {'positions':>9} {'worlds (median)':>15} {'per position':>12}")
+        for game in args.game.split(","):
+            found = positions(game, args.players, args.positions, args.seed)
+            counts = [worlds(view, feed, args.worlds, i) for i, (view, feed) in enumerate(found)]
+            print(f"{game:<11} {len(found):>9} {statistics.median(counts):>15} {counts}")
+        return
     modes = [True, False] if args.compare else [getattr(ismcts, "FOLD_IN_PLACE", False)]
     print(f"{'game':<11} {'mode':<9} {'positions':>9} {'playouts/s':>10} {'ms/playout':>10}")
     for game in args.game.split(","):

@@ -3,12 +3,13 @@ rulebook's strategy; a sampled state is one the seat cannot tell from the true o
 open cards drawn from what it was told, a rival's secret duel card never read."""
 
 import random
+from collections import Counter
 
 import pytest
 
 import shared.games.alakablast as game
 from shared.bots.games import alakablast as bot
-from shared.bots.games.alakablast import beliefs, evaluation, sampling
+from shared.bots.games.alakablast import beliefs, evaluation, play, sampling
 from tests.unit.test_alakablast_helpers import after, started
 from tests.unit.test_bots_alien import positions, seat_feed, seat_view
 
@@ -269,3 +270,82 @@ def test_evaluate_shares_the_victory_by_gems():
     state["duel"] = {"attacker": 2, "rival": 1, "stake": 2}  # cut short in a duel
     assert evaluation.evaluate(state, 2) > values[2] and evaluation.evaluate(state, 0) < values[0]
     assert evaluation.HORIZON >= 1
+
+
+# The spell-by-spell edges greedy computed before it weighed sides (its code then, as
+# the reference the faster path is checked against).
+def _spell_against(kind, theirs):
+    side = beliefs.SIDE[kind]
+    mass, total = {}, 0
+    for spell, weight in theirs.items():
+        if weight > 0:
+            mass[side[spell]] = mass.get(side[spell], 0) + weight
+            total += weight
+    total = total or 1
+    by_side = {
+        mine: sum(row[theirs] * weight for theirs, weight in mass.items()) / total
+        for mine, row in play.OUTCOME[kind].items()
+    }
+    return {spell: by_side[side[spell]] for spell in beliefs.SPELLS}
+
+
+def _spell_rival_play(state, rival, kind, pool, worth):
+    hand = state["hands"][rival]
+    hidden = sum(1 for card in hand if not card["open"])
+    best_open, best_open_worth = None, -2.0
+    for card in hand:
+        if card["open"] and card["spell"] is not None:
+            fit = beliefs.fitting(card["told"])
+            guess = {s: n for s, n in pool.items() if n > 0 and s in fit}
+            guess[card["spell"]] = guess.get(card["spell"], 0) + 1
+            seems = sum(worth[s] * n for s, n in guess.items()) / sum(guess.values())
+            if seems > best_open_worth:
+                best_open, best_open_worth = card["spell"], seems
+    if hidden == 0 or not pool:
+        best = {best_open: 1.0} if best_open else {}
+    else:
+        ranked = sorted((s for s in pool if pool[s] > 0), key=lambda s: worth[s])
+        total, best, below = sum(pool.values()), Counter(), 0
+        for spell in ranked:
+            chance = ((below + pool[spell]) / total) ** hidden - (below / total) ** hidden
+            below += pool[spell]
+            best[best_open if best_open and best_open_worth > worth[spell] else spell] += chance
+    total = sum(pool.values()) or 1
+    mixed = Counter({s: p * play.RIVAL_BEST for s, p in best.items()})
+    share = (1 - play.RIVAL_BEST) / len(hand)
+    for card in hand:
+        if card["spell"] is not None:
+            mixed[card["spell"]] += share
+        else:
+            for s, n in pool.items():
+                mixed[s] += share * n / total
+    return dict(mixed)
+
+
+def test_greedy_weighing_sides_finds_the_edges_it_found_spell_by_spell():
+    """The faster path (sides, a power's edge from the weight below and above it) gives
+    every duel the edge the spell-by-spell code gave, to 1e-12, so greedy chooses as it
+    did (a tie of edges now goes to the first rival in seat order, not to rounding)."""
+    checked = 0
+    for players in (2, 3, 4):
+        for tbl, log in every_position(players, greedy_policy, games=2):
+            for seat in table_seats(tbl):
+                view = seat_view(tbl, len(log), seat)
+                world = bot.sample(view, seat_feed(tbl, log, seat), random.Random(checked))
+                for state, me in ((view["state"], seat), (game.view(world, seat), seat)):
+                    pool = beliefs.unseen(state, me)
+                    mine = beliefs.beliefs(state, me, pool)
+                    for kind in ("element", "power"):
+                        side, mass = beliefs.SIDE[kind], play.sides(kind, pool)
+                        worth, old_worth = play.against(kind, mass), _spell_against(kind, pool)
+                        assert all(abs(worth[side[s]] - w) < 1e-12 for s, w in old_worth.items())
+                        for rival in table_seats(tbl):
+                            old = _spell_rival_play(state, rival, kind, pool, old_worth)
+                            new = play.rival_play(state, rival, kind, pool, worth, mass)
+                            assert set(new) == {side[s] for s, p in old.items() if p > 0}
+                            edge = _spell_against(kind, old)  # per spell, as before
+                            want = [sum(p * edge[s] for s, p in card.items()) for card in mine]
+                            got = play.edges(kind, mine, new)
+                            assert all(abs(g - w) < 1e-12 for g, w in zip(got, want, strict=True))
+                            checked += 1
+    assert checked > 1000

@@ -35,6 +35,12 @@ OUTCOME = {
     }
     for kind in DUEL_KINDS
 }
+POWERS = sorted(OUTCOME["power"])
+# ELEMENT_ODDS[element]: (the elements it beats, the elements it loses to).
+ELEMENT_ODDS = {
+    mine: tuple(tuple(e for e, won in row.items() if won == sign) for sign in (1, -1))
+    for mine, row in OUTCOME["element"].items()
+}
 ELEMENT_WORTH, POWER_WORTH = 1.0, 1.6  # a power clue narrows a card more than an element
 
 
@@ -43,46 +49,67 @@ def reflex(view, feed, rng):
     return None
 
 
-def against(kind, theirs):
-    """Each spell's edge against a card drawn from `theirs` ({spell: weight})."""
-    side = SIDE[kind]
-    mass, total = {}, 0
-    for spell, weight in theirs.items():
+def sides(kind, weights):
+    """{side: weight} of a card drawn from `weights` ({spell: weight}): a duel of `kind`
+    looks only at that side of a card (its power, or its element)."""
+    side, mass = SIDE[kind], {}
+    for spell, weight in weights.items():
         if weight > 0:
             mass[side[spell]] = mass.get(side[spell], 0) + weight
-            total += weight
-    total = total or 1
-    by_side = {
-        mine: sum(row[theirs] * weight for theirs, weight in mass.items()) / total
-        for mine, row in OUTCOME[kind].items()
+    return mass
+
+
+def against(kind, theirs):
+    """{side: edge} of each side of a card in a duel of `kind` against a card whose side
+    is drawn from `theirs` ({side: weight}); a spell's edge is its side's.
+
+    Greedy weighs sides rather than spells (23 of them, for 8 powers or 5 elements),
+    and a power's edge is the weight below it less the weight above it: the search's
+    play-outs spend most of their time here."""
+    mass = {side: weight for side, weight in theirs.items() if weight > 0}
+    total = sum(mass.values()) or 1
+    if kind == "power":
+        edge, below, rest = {}, 0, total
+        for level in POWERS:
+            here = mass.get(level, 0)
+            rest -= here
+            edge[level] = (below - rest) / total
+            below += here
+        return edge
+    return {
+        mine: (sum(mass.get(s, 0) for s in beats) - sum(mass.get(s, 0) for s in loses)) / total
+        for mine, (beats, loses) in ELEMENT_ODDS.items()
     }
-    return {spell: by_side[side[spell]] for spell in SPELLS}
 
 
-def rival_play(state, rival, kind, pool, worth):
-    """{spell: probability} of the card `rival` plays: a mix of its best card (as it
-    sees its hand) and any card of its hand (a rival may bluff, or not know better)."""
-    best = best_play(state, rival, kind, pool, worth)
+def rival_play(state, rival, kind, pool, worth, mass=None):
+    """{side: probability} of the card `rival` plays: a mix of its best card (as it
+    sees its hand) and any card of its hand (a rival may bluff, or not know better).
+    `mass` is sides(kind, pool) (computed when None), `worth` against(kind, mass)."""
+    mass = sides(kind, pool) if mass is None else mass
+    best = best_play(state, rival, kind, pool, worth, mass)
     if RIVAL_BEST >= 1:
         return best
-    hand = state["hands"][rival]
-    total = sum(pool.values()) or 1
-    mixed = Counter({s: p * RIVAL_BEST for s, p in best.items()})
+    side, hand = SIDE[kind], state["hands"][rival]
+    mixed = {s: p * RIVAL_BEST for s, p in best.items()}
     share = (1 - RIVAL_BEST) / len(hand)
     for card in hand:
         if card["spell"] is not None:
-            mixed[card["spell"]] += share
-        else:
-            for s, n in pool.items():
-                mixed[s] += share * n / total
-    return dict(mixed)
+            seen = side[card["spell"]]
+            mixed[seen] = mixed.get(seen, 0) + share
+    unknown = sum(1 for card in hand if card["spell"] is None)
+    if unknown:  # each spread over the unseen cards
+        total = sum(mass.values()) or 1
+        for s, n in mass.items():
+            mixed[s] = mixed.get(s, 0) + unknown * share * n / total
+    return mixed
 
 
-def best_play(state, rival, kind, pool, worth):
-    """{spell: probability} of the card `rival` plays in a duel of `kind`: its best hidden
+def best_play(state, rival, kind, pool, worth, mass):
+    """{side: probability} of the card `rival` plays in a duel of `kind`: its best hidden
     card (drawn from the unseen cards) unless one of its open cards looks better to it
-    from what it was told."""
-    hand = state["hands"][rival]
+    from what it was told. `mass`, `worth`: as rival_play's."""
+    side, hand = SIDE[kind], state["hands"][rival]
     hidden = sum(1 for card in hand if not card["open"])
     best_open, best_open_worth = None, -2.0
     for card in hand:
@@ -91,25 +118,26 @@ def best_play(state, rival, kind, pool, worth):
             guess = {s: n for s, n in pool.items() if n > 0 and s in fit}
             guess[card["spell"]] = guess.get(card["spell"], 0) + 1
             total = sum(guess.values())
-            seems = sum(worth[s] * n for s, n in guess.items()) / total
+            seems = sum(worth[side[s]] * n for s, n in guess.items()) / total
             if seems > best_open_worth:
                 best_open, best_open_worth = card["spell"], seems
     if hidden == 0 or not pool:
-        return {best_open: 1.0} if best_open else {}
-    ranked = sorted((s for s in pool if pool[s] > 0), key=lambda s: worth[s])
+        return {side[best_open]: 1.0} if best_open else {}
     total = sum(pool.values())
-    play, below = Counter(), 0
-    for spell in ranked:  # P(best of `hidden` draws is this spell)
-        chance = ((below + pool[spell]) / total) ** hidden - (below / total) ** hidden
-        below += pool[spell]
-        play[best_open if best_open and best_open_worth > worth[spell] else spell] += chance
-    return dict(play)
+    play, below = {}, 0
+    for drawn in sorted(mass, key=worth.get):  # P(best of `hidden` draws has this side)
+        chance = ((below + mass[drawn]) / total) ** hidden - (below / total) ** hidden
+        below += mass[drawn]
+        played = side[best_open] if best_open and best_open_worth > worth[drawn] else drawn
+        play[played] = play.get(played, 0) + chance
+    return play
 
 
 def edges(kind, mine, theirs):
-    """Per position of my hand, the edge of playing it against `theirs`."""
-    edge = against(kind, theirs)
-    return [sum(chance * edge[spell] for spell, chance in card.items()) for card in mine]
+    """Per position of my hand ({spell: chance} each), the edge of playing it against
+    `theirs` ({side: weight})."""
+    side, edge = SIDE[kind], against(kind, theirs)
+    return [sum(chance * edge[side[spell]] for spell, chance in card.items()) for card in mine]
 
 
 # --- on the seat's turn
@@ -140,9 +168,10 @@ def _choose_scores(state, me, pool, mine):
     """Per position of my hand, its edge against the card the rival is likely to play."""
     duel = state["duel"]
     rival = duel["rival"] if duel["attacker"] == me else duel["attacker"]
-    worth = against(duel["kind"], pool)
-    theirs = rival_play(state, rival, duel["kind"], pool, worth)
-    return edges(duel["kind"], mine, theirs)
+    kind = duel["kind"]
+    mass = sides(kind, pool)
+    theirs = rival_play(state, rival, kind, pool, against(kind, mass), mass)
+    return edges(kind, mine, theirs)
 
 
 def _turn(state, me, legal, pool, mine):
@@ -160,11 +189,12 @@ def _turn(state, me, legal, pool, mine):
 def _duel_edges(state, duels, pool, mine):
     """{(rival, kind): the edge of my best card in that duel}, rivals in seat order."""
     found = {}
-    worths = {kind: against(kind, pool) for kind in DUEL_KINDS}
+    masses = {kind: sides(kind, pool) for kind in DUEL_KINDS}
+    worths = {kind: against(kind, masses[kind]) for kind in DUEL_KINDS}
     for rival, kind in sorted({(c["rival"], c["kind"]) for c in duels}):
-        worth = worths[kind]
-        edge = max(edges(kind, mine, rival_play(state, rival, kind, pool, worth)))
-        found[rival, kind] = edge + 0.01 * state["gems"][rival]  # the leader, when as easy
+        theirs = rival_play(state, rival, kind, pool, worths[kind], masses[kind])
+        edge = max(edges(kind, mine, theirs)) + 0.01 * state["gems"][rival]  # the leader,
+        found[rival, kind] = round(edge, 9)  # when as easy; a tie in seat order
     return found
 
 
