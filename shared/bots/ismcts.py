@@ -123,8 +123,10 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         search.rng = rng
         if collecting:
             gc.enable()
-    # A bot module may set its own CONFIDENCE (Alien's luck-heavy play-outs need more).
-    return _best(favourite, gains.values(), getattr(search.bots, "CONFIDENCE", CONFIDENCE))
+    # A bot module may set its own CONFIDENCE and MIN_GAIN (Alien: its evaluate's small
+    # gains are not real ones).
+    confidence = getattr(search.bots, "CONFIDENCE", CONFIDENCE)
+    return _best(favourite, gains.values(), confidence, getattr(search.bots, "MIN_GAIN", 0.0))
 
 
 def _candidates(bots, view, feed, rng):
@@ -142,11 +144,11 @@ def _candidates(bots, view, feed, rng):
     return ranked
 
 
-def _best(favourite, gains, confidence=CONFIDENCE):
+def _best(favourite, gains, confidence=CONFIDENCE, min_gain=0.0):
     """The command whose mean gain over greedy's choice is the largest, if it is above
-    `confidence` standard errors of that mean (and measured on MIN_WORLDS worlds at
-    least); else greedy's choice."""
-    best, margin = favourite, 0.0
+    `confidence` standard errors of that mean and above `min_gain` (and measured on
+    MIN_WORLDS worlds at least); else greedy's choice."""
+    best, margin = favourite, min_gain
     for command, diffs in gains:
         n = len(diffs)
         if n < MIN_WORLDS:
@@ -191,6 +193,9 @@ class Search:
         # The rules' own options, as a play-out's minimal views carry them.
         self.options = {k: v for k, v in view["options"].items() if k in self.rules.OPTIONS}
         self.reflexes = getattr(self.rules, "REFLEXES", ())
+        # A game's reflex_commands lists a seat's reflexes without its turn commands:
+        # _reflex asks every seat at every step of a play-out.
+        self.reflex_commands = getattr(self.rules, "reflex_commands", None) or self._reflex_legal
         self.timers = getattr(self.rules, "table_timers", None)
         self.rng = rng
         self.policy = self._greedy if rollout == "greedy" else self._random
@@ -203,6 +208,10 @@ class Search:
         # HORIZON commands the play-out ends with evaluate's estimate of the reward.
         self.evaluate = getattr(self.bots, "evaluate", None)
         self.horizon = getattr(self.bots, "HORIZON", MAX_STEPS) if self.evaluate else MAX_STEPS
+        # ...and with `cut(state, seat)` too, it ends as soon as cut says the world is at
+        # a point evaluate reads well (Alien: when the seat's next turn begins).
+        self.cut = getattr(self.bots, "cut", None) if self.evaluate else None
+        self.rounds = getattr(self.bots, "ROUNDS", 1)  # the cut read is the ROUNDS-th one
 
     def play_out(self, world, command):
         """The seat's reward after it sends `command` in `world` and every seat then
@@ -211,11 +220,17 @@ class Search:
         if self.in_place is not None:
             world = clone(world)  # this play-out's own copy, folded in place
         state = self._apply(world, self.seat, command)
-        for _ in range(self.horizon):
+        cuts, at_cut = 0, True
+        for commands in range(self.horizon):
             self.budget.check()
             result = rules.result(state)
             if result is not None:
                 return self._reward(result)
+            if self.cut is not None and self.evaluate is not None and commands:
+                was, at_cut = at_cut, self.cut(state, self.seat)
+                cuts += at_cut and not was
+                if cuts >= self.rounds:
+                    return self.evaluate(state, self.seat)
             state = self._step(state)
             if state is None:
                 return 1 / world["players"]  # stuck: a fair share
@@ -250,8 +265,8 @@ class Search:
         seats = list(range(state["players"]))
         self.rng.shuffle(seats)
         for seat in seats:
-            legal = rules.legal(state, seat)
-            if not any(c["type"] in self.reflexes for c in legal):
+            legal = self.reflex_commands(state, seat)
+            if not legal:
                 continue
             command = self.bots.reflex(self._view(state, seat, legal), [], self.rng)
             if command is not None:
@@ -260,6 +275,10 @@ class Search:
                 except RuleError:
                     continue
         return None
+
+    def _reflex_legal(self, state, seat):
+        """The reflexes among the seat's legal commands (a game without reflex_commands)."""
+        return [c for c in self.rules.legal(state, seat) if c["type"] in self.reflexes]
 
     def _greedy(self, state, seat, legal):
         return self.bots.greedy(self._view(state, seat, legal), [], self.rng)
