@@ -16,16 +16,22 @@ The seat knows only its view and its feed. The search repeats, while time lasts:
 3. score each end for the seat: its share of the victory (1/len(winners) when it is a
    winner), with SCORE_WEIGHT of the reward from the rank of its score. A bot module
    with `evaluate(state, seat)` and HORIZON has its play-outs cut short after HORIZON
-   commands: `evaluate` reads the world's standing as a reward from 0 to 1.
+   commands: `evaluate` reads the world's standing as a reward from 0 to 1. With
+   `cut(state, seat)` too, a play-out is read earlier, as soon as cut says the world
+   is at a point evaluate reads well (Alien: the seat's next turn begins).
 
 The answer is the candidate whose reward beat greedy's choice by the most on the
-worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE standard
-errors of the mean gain), else greedy's choice.
+worlds both were played in (at least MIN_WORLDS, by more than CONFIDENCE standard
+errors of the mean gain, and by more than the bot module's MIN_GAIN), else greedy's
+choice.
 
 The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
-`evaluate` with `HORIZON`, `CONFIDENCE` (optional, defaults above). The rules module's: a game with
+`evaluate` with `HORIZON`, `cut`, `CONFIDENCE`, `MIN_GAIN` (optional,
+defaults above; MIN_GAIN 0). The rules module's: a game with
 `evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
-events folded into it; any other with `evolve`, which copies the state at every event.
+events folded into it; any other with `evolve`, which copies the state at every event;
+a game with reflexes and `reflex_commands` has each seat's reflexes listed by it at
+every step, rather than by filtering `legal`.
 
 Speed (bench/playouts.py, whole play-outs per second, median of 6 positions, 2 players,
 1 December 2026, load average 10.6 to 11.2 on the shared 2 cores, three interleaved
@@ -211,7 +217,6 @@ class Search:
         # ...and with `cut(state, seat)` too, it ends as soon as cut says the world is at
         # a point evaluate reads well (Alien: when the seat's next turn begins).
         self.cut = getattr(self.bots, "cut", None) if self.evaluate else None
-        self.rounds = getattr(self.bots, "ROUNDS", 1)  # the cut read is the ROUNDS-th one
 
     def play_out(self, world, command):
         """The seat's reward after it sends `command` in `world` and every seat then
@@ -220,17 +225,14 @@ class Search:
         if self.in_place is not None:
             world = clone(world)  # this play-out's own copy, folded in place
         state = self._apply(world, self.seat, command)
-        cuts, at_cut = 0, True
+        cut = self.cut if self.evaluate is not None else None
         for commands in range(self.horizon):
             self.budget.check()
             result = rules.result(state)
             if result is not None:
                 return self._reward(result)
-            if self.cut is not None and self.evaluate is not None and commands:
-                was, at_cut = at_cut, self.cut(state, self.seat)
-                cuts += at_cut and not was
-                if cuts >= self.rounds:
-                    return self.evaluate(state, self.seat)
+            if cut is not None and commands and cut(state, self.seat):
+                return self.evaluate(state, self.seat)
             state = self._step(state)
             if state is None:
                 return 1 / world["players"]  # stuck: a fair share
