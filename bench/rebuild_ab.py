@@ -6,7 +6,7 @@ seeded) into an embedded Redis kept in --data; later runs reuse it. Each measure
 in a subprocess whose current directory is the tree under test, and prints wall seconds
 and CPU seconds (this client plus the Redis server) of both passes.
 
-    .venv/bin/python bench/rebuild_ab.py --trees /tmp/base . --reps 2
+    .venv/bin/python bench/rebuild_ab.py --trees /tmp/base . --reps 2 [--jobs 2]
 """
 
 import argparse
@@ -26,10 +26,13 @@ def main():
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--data", default="bench/results/rebuild-data")
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="also time `rebuild --jobs N` (trees that have it)"
+    )
     parser.add_argument("--measure", help=argparse.SUPPRESS)  # internal: a Redis URL
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.measure)))
+        print(json.dumps(measure(args.measure, args.jobs)))
         return
     print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
     process, url = dataset(Path(args.data).resolve(), args.games)
@@ -38,7 +41,8 @@ def main():
         for _ in range(args.reps):
             for tree in args.trees:
                 done = subprocess.run(
-                    [sys.executable, str(Path(__file__).resolve()), "--measure", url],
+                    [sys.executable, str(Path(__file__).resolve()), "--measure", url]
+                    + ["--jobs", str(args.jobs)],
                     cwd=tree,
                     capture_output=True,
                     text=True,
@@ -60,6 +64,9 @@ def main():
             f"rebuild {statistics.median(r['rebuild_s'] for r in mine):.2f} s wall, "
             f"{statistics.median(r['rebuild_cpu_s'] for r in mine):.2f} s CPU"
         )
+        parallel = [r["rebuild_s"] / r["parallel_s"] for r in mine if "parallel_s" in r]
+        if parallel:
+            print(f"  --jobs {args.jobs}: {statistics.median(parallel):.2f}x one process's wall")
 
 
 def dataset(directory, games):
@@ -94,8 +101,9 @@ def dataset(directory, games):
     return process, url
 
 
-def measure(url):
-    """In the tree under test (the current directory): both passes, timed."""
+def measure(url, jobs=1):
+    """In the tree under test (the current directory): both passes, timed; and, with
+    jobs > 1, `rebuild --jobs` when the tree has it."""
     sys.path.insert(0, os.getcwd())
     import orjson
     import psutil
@@ -123,7 +131,15 @@ def measure(url):
     start = time.perf_counter()
     d.projector().rebuild()
     rebuild_s, cpu2 = time.perf_counter() - start, cpu()
+    parallel = {}
+    if jobs > 1 and Path("services/projector/rebuild.py").exists():
+        from services.projector import rebuild
+
+        start = time.perf_counter()
+        rebuild.rebuild(d, jobs)
+        parallel = {"parallel_s": time.perf_counter() - start}
     return {
+        **parallel,
         "games": len(ids),
         "events": events,
         "raw_s": raw_s,

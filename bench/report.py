@@ -62,6 +62,19 @@ def table(results):
                 f"({_x(ratio(median(ts), median(fl)))})",
             )
         )
+    for n in games:
+        # The ceiling of any Flask+gunicorn service: the floor does no work beyond one XADD
+        # and one GET, so its moves/s (two requests a move) bounds the goal against
+        # boardgame.io on this stack.
+        fl = [v / 2 for v in _values(_runs(results, "saturated", "floor", n), "requests_per_s")]
+        bg = _values(_runs(results, "saturated", "boardgame.io", n), "moves_per_s")
+        rows.append(
+            (
+                f"the floor as moves/s, {n} games (requests/s / 2)",
+                spread(fl),
+                f"boardgame.io in-memory: {spread(bg)} ({_x(ratio(median(fl), median(bg)))})",
+            )
+        )
     half = _runs(results, "half", "tablestream")
     floor_half = _runs(results, "half", "floor")
     if half:

@@ -2,7 +2,7 @@
 
     tablestream run                  the whole service on this machine (make run)
     tablestream api | projector | worker   one process of a deployment
-    tablestream rebuild              every read model again from the streams
+    tablestream rebuild              every read model again from the streams (--jobs N)
     tablestream replay LOG...        check finished games' logs offline
     tablestream tournament ...       bots against bots
     tablestream bench [NAME] ...     a benchmark from bench/ (a checkout only)
@@ -69,18 +69,18 @@ def worker(args):
 
 @cli.command()
 @click.option("--progress/--no-progress", default=True, help="A progress bar on stderr.")
-def rebuild(progress):
+@click.option("--jobs", default=1, show_default=True, help="Processes that share the games.")
+def rebuild(progress, jobs):
     """Throw every read model away and build them again from the streams."""
     from tqdm import tqdm
 
     from services import deps
-
-    projector = deps.build().projector()
+    from services.projector import rebuild as rebuilding
 
     def bar(game_ids):
         return tqdm(game_ids, desc="rebuilding", unit="game", disable=not progress)
 
-    count = projector.rebuild(progress=bar)
+    count = rebuilding.rebuild(deps.build(), jobs, progress=bar)
     click.echo(f"rebuilt the read models of {count} games")
 
 

@@ -355,7 +355,7 @@ def rules_of(table):
     return games.get(table["game"])
 
 
-def evolve(table, event, at=None, in_place=False):
+def evolve(table, event, at=None):
     """Fold one event (lifecycle or rules) into the table; the input is not changed.
 
     `at` (ms since the epoch) is when the event was appended: it dates the moment each
@@ -395,10 +395,7 @@ def evolve(table, event, at=None, in_place=False):
         if table["seats"][event["seat"]]["away"]:
             table = _with_seat(table, event["seat"], bot=None, away=False)
     else:
-        rules = rules_of(table)
-        # in_place: the caller owns the rules' state and the event (see fold).
-        fold = getattr(rules, "evolve_in_place", None) if in_place else None
-        table = {**table, "rules": (fold or rules.evolve)(table["rules"], event)}
+        table = {**table, "rules": rules_of(table).evolve(table["rules"], event)}
     return _with_timers_since(_with_acting_since(table, at), at)
 
 
@@ -449,39 +446,69 @@ def _with_timeouts(table, seat, count):
 def _with_acting_since(table, at):
     """Keep, for each seat that must act, when it first had to: a seat's deadline does
     not move while others act."""
-    acting = to_act(table)
-    since = table["acting_since"]
-    kept = {str(s): since.get(str(s), at) for s in acting}
-    return table if kept == since else {**table, "acting_since": kept}
+    kept = _since(table["acting_since"], [str(s) for s in to_act(table)], at)
+    return table if kept is table["acting_since"] else {**table, "acting_since": kept}
 
 
 def _with_timers_since(table, at):
     """Keep when each of the rules' timers started, so its deadline stays put."""
-    since = table["timers_since"]
-    kept = {t["key"]: since.get(t["key"], at) for t in rules_timers(table)}
-    return table if kept == since else {**table, "timers_since": kept}
+    kept = _since(table["timers_since"], [t["key"] for t in rules_timers(table)], at)
+    return table if kept is table["timers_since"] else {**table, "timers_since": kept}
 
 
-def fold(events, table=None):
+def _since(since, keys, at):
+    """`since` for `keys` only (distinct: seats, timer keys), a key new to it from `at`:
+    `since` itself when unchanged."""
+    if len(keys) == len(since) and all(key in since for key in keys):
+        return since
+    return {key: since.get(key, at) for key in keys}
+
+
+def fold(events, table=None, copy_events=True):
     """Fold events onto a table (None: from nothing). Items are events, or (event, at)
     pairs when the append times are known (stored records). Neither the table nor the
     events are changed. A game with `evolve_in_place` (base.py) has its rules' state
-    copied once for the whole fold rather than once an event: the states in between are
-    never seen (a rebuild folds whole streams).
+    copied once for the whole fold rather than once an event, and the tables in between
+    are not made: they are never seen (a rebuild folds whole streams).
+
+    copy_events=False: the events are the caller's to give away (just parsed, and read
+    by nobody after the fold), so the rules may keep parts of them without a copy.
     """
-    owned = None  # the rules' state this fold made, which it may fold into
+    given = table  # the caller's: every other table here is one this fold made
+    owned = rules = timed = None  # the rules' state this fold made, which it may fold into
     for item in events:
         event, at = item if isinstance(item, tuple) else (item, None)
-        if event["type"] in _LIFECYCLE:
+        kind = event["type"]
+        if kind in _LIFECYCLE:
+            if kind in _RECORDS and table is not given:
+                continue  # no change, and who acts (and since when) is up to date
             table = evolve(table, event, at)
-        elif owned is not None and table["rules"] is owned:
-            # A copy of the event: the rules may keep parts of it in the state they change.
-            table = evolve(table, clone(event), at, in_place=True)
+        elif owned is not None and table["rules"] is owned and table is not given:
+            event = event if not copy_events else clone(event)
+            _evolve_in_place(table, rules, timed, event, at)
             owned = table["rules"]
         else:
             table = evolve(table, event, at)
-            owned = table["rules"]
+            rules = rules_of(table)
+            timed = hasattr(rules, "table_timers")
+            owned = table["rules"] if hasattr(rules, "evolve_in_place") else None
     return table
+
+
+# Lifecycle events that only record something: the table is as it was.
+_RECORDS = frozenset((COMMANDED, FIRED, PAUSED))
+
+
+def _evolve_in_place(table, rules, timed, event, at):
+    """What evolve does with a rules event, done to a table (and rules' state) that
+    fold made and nobody else holds. `timed`: the rules have table_timers."""
+    state = table["rules"] = rules.evolve_in_place(table["rules"], event)
+    acting = rules.to_act(state) if table["status"] == "active" else []
+    table["acting_since"] = _since(table["acting_since"], [str(s) for s in acting], at)
+    if timed or table["timers_since"]:  # else no timers, before or after
+        table["timers_since"] = _since(
+            table["timers_since"], [t["key"] for t in rules_timers(table)], at
+        )
 
 
 def to_act(table):

@@ -7,11 +7,15 @@ import signal
 
 from services import deps as deps_module
 from services.ops import health, logs, sidecar
+from services.projector import rebuild
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m services.projector")
     parser.add_argument("command", nargs="?", default="run", choices=["run", "rebuild"])
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="rebuild: processes that share the games"
+    )
     args = parser.parse_args(argv)
     logs.setup("projector")
     d = deps_module.build()
@@ -20,7 +24,7 @@ def main(argv=None):
     # Say which Redis, and why: a rebuild deletes that server's lobby and checkpoints.
     print(f"Redis: {config.redis_url} (from {config.redis_url_from})", flush=True)
     if args.command == "rebuild":
-        count = projector.rebuild()
+        count = rebuild.rebuild(d, args.jobs)
         print(f"rebuilt the read models of {count} games")
         return
     stopping = []

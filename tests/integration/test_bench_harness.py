@@ -16,6 +16,7 @@ sys.path.insert(0, str(BENCH))
 import floor  # noqa: E402
 import load  # noqa: E402
 import pyspy  # noqa: E402
+import report  # noqa: E402
 
 
 @pytest.fixture
@@ -64,3 +65,17 @@ def test_a_profile_is_summed_by_library_and_by_our_code(tmp_path):
     assert result["samples"] == 4
     assert dict(result["buckets"]) == {"redis-py I/O": 0.75, "rules (shared/games)": 0.25}
     assert result["ours"][0] == ("_view (services/api/play.py)", 0.75)
+
+
+def test_the_table_sets_the_floor_against_boardgame_io_as_moves(tmp_path):
+    # The floor's requests/s over two (a move is a POST and a GET) against boardgame.io's
+    # moves/s: the ceiling of the human-move goal on a Flask+gunicorn stack.
+    runs = [
+        {"kind": "saturated", "target": "floor", "games": 10, "requests_per_s": 1300},
+        {"kind": "saturated", "target": "floor", "games": 10, "requests_per_s": 1500},
+        {"kind": "saturated", "target": "boardgame.io", "games": 10, "moves_per_s": 1000},
+        {"kind": "saturated", "target": "tablestream", "games": 10, "moves_per_s": 150},
+    ]
+    rows = report.table({"runs": runs, "load_before": (1.0, 1.0, 1.0)})
+    line = next(r for r in rows.splitlines() if "the floor as moves/s, 10 games" in r)
+    assert "700 (650-750)" in line and "(0.70x)" in line

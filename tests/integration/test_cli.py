@@ -53,7 +53,11 @@ def test_rebuild_builds_every_read_model_again(redis_url, keys, real_redis):
     game_id = d.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 3})["id"]
     assert real_redis.get(keys.summary(game_id)) is None
     result = invoke(
-        "rebuild", "--no-progress", env={"REDIS_URL": redis_url, "KEY_PREFIX": keys.prefix}
+        "rebuild",
+        "--no-progress",
+        "--jobs",
+        "2",
+        env={"REDIS_URL": redis_url, "KEY_PREFIX": keys.prefix},
     )
     assert result.exit_code == 0, result.output
     assert "rebuilt the read models of 1 games" in result.output

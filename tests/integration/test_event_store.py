@@ -5,7 +5,7 @@ import threading
 import pytest
 import redis
 
-from shared.store import EventStore, VersionConflict
+from shared.store import EventStore, Tail, VersionConflict
 
 BACKENDS = {"fakeredis": "fake_redis", "redis": "real_redis", "cluster": "cluster_redis"}
 
@@ -34,6 +34,28 @@ def test_append_at_the_expected_version_numbers_events_from_one(store):
         (2, 5, {"type": "b"}),
     ]
     assert store.version("g1") == 2
+
+
+def test_a_tail_is_a_read_as_a_fold_takes_it(store):
+    store.append("g1", 0, [{"type": "a"}], at_ms=5)
+    store.append("g1", 1, [{"type": "b"}, {"type": "c"}], at_ms=7)
+    pipe = store.tails_pipeline()
+    store.queue_read(pipe, "g1", after=1)
+    store.queue_read(pipe, "g2")
+    tail, nothing = map(Tail.of, pipe.execute())
+    assert tail.pairs == [({"type": "b"}, 7), ({"type": "c"}, 7)]
+    assert (tail.version, tail.first_at, tail.last_at, len(tail)) == (3, 7, 7, 2)
+    assert tail.records() == store.read("g1", after=1)
+    assert not nothing
+    # An answer parsed by redis-py (a dict of fields per entry) gives the same tail.
+    assert Tail.of(store.redis.xrange(store.keys.events("g1"), "2-0")) == tail
+
+
+def test_a_tail_reads_fields_in_any_order_and_refuses_a_gap_in_versions():
+    assert Tail.of([(b"4-0", [b"t", b"9", b"e", b'{"type": "a"}'])]).pairs == [({"type": "a"}, 9)]
+    entry = [b"e", b'{"type": "a"}', b"t", b"1"]
+    with pytest.raises(ValueError, match="versions 1 to 3 in 2 entries"):
+        Tail.of([(b"1-0", entry), (b"3-0", entry)])
 
 
 def test_append_at_a_stale_version_is_a_conflict_and_writes_nothing(store):

@@ -1,14 +1,19 @@
 """services/projector: read models from the streams, on fakeredis and on a real Redis."""
 
 import os
+import random
 import subprocess
 import sys
 
 import redis
 
+from services import deps as deps_module
 from services import embedded_redis
+from services.projector import projector as projector_module
+from services.projector import rebuild
 from services.projector.projector import Projector
-from shared import jsonutil, table
+from shared import games, jsonutil, table
+from shared.config import Config
 from tests.helpers import RecordingScheduler, humans
 from tests.integration.conftest import build_deps
 
@@ -125,6 +130,65 @@ def test_rebuild_regenerates_the_same_read_models(deps, projector):
     deps.redis.delete(deps.keys.view(playing, 1), deps.keys.lobby)  # damage them
     assert projector.rebuild() == 2
     assert all_read_models(deps) == live
+
+
+def play_randomly(deps, game_id, rng, moves):
+    """Up to `moves` random legal commands of the seats to act (a table timer when none
+    can act), until the game is over."""
+    for _ in range(moves):
+        _, current = deps.service.load(game_id)
+        if current["status"] != "active":
+            return
+        choices = [
+            (seat, command)
+            for seat in table.to_act(current)
+            for command in table.view(current, 0, seat)["legal"]
+        ]
+        if choices:
+            deps.service.command(game_id, *rng.choice(choices))
+        elif table.rules_timers(current):
+            deps.service.table_timer(game_id, table.rules_timers(current)[0]["key"])
+        else:
+            return
+
+
+def test_a_rebuild_writes_byte_for_byte_what_projecting_live_wrote(deps, projector, monkeypatch):
+    """Every game, waiting, under way with a turn clock and finished, projected live
+    after every few moves; then rebuilt from the streams alone, in batches of two."""
+    rng = random.Random(5)
+    ids = [deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]]
+    for number, game in enumerate(games.NAMES):
+        seats = humans(*"abcd"[: 4 if game == "alien" else 3])
+        ids.append(deps.service.create(game, seats, {"seed": number, "turn_seconds": 60})["id"])
+    ids.append(deps.service.create("alebrijes", humans("a", "b"), {"seed": 9})["id"])
+    for _ in range(8):
+        for game_id in ids:
+            play_randomly(deps, game_id, rng, 4 if game_id != ids[-1] else 300)
+            projector.project(game_id)
+    statuses = [deps.service.load(game_id)[1]["status"] for game_id in ids]
+    assert statuses == ["waiting", *["active"] * len(games.NAMES), "finished"]
+    assert all(deps.service.load(g)[1]["acting_since"] for g in ids[1:-1])  # clocks run
+    live = all_read_models(deps)
+    monkeypatch.setattr(projector_module, "REBUILD_BATCH", 2)
+    assert Projector(deps.store, consumer="rebuilder").rebuild() == len(ids)
+    assert all_read_models(deps) == live
+
+
+def test_a_rebuild_shared_by_processes_writes_what_one_process_writes(real_redis, redis_url, keys):
+    config = Config(redis_url, redis_url, token_secret="x", key_prefix=keys.prefix)
+    d = deps_module.build(config)
+    rng = random.Random(2)
+    ids = [
+        d.service.create(game, humans(*"abcd"[: 4 if game == "alien" else 3]), {"seed": n})["id"]
+        for n, game in enumerate(games.NAMES)
+    ]
+    for game_id in ids:
+        play_randomly(d, game_id, rng, 20)
+    assert d.projector().rebuild() == len(ids)
+    one_process = all_read_models(d)
+    d.redis.delete(d.keys.view(ids[0], 1))
+    assert rebuild.rebuild(d, jobs=2, batch=1) == len(ids)
+    assert all_read_models(d) == one_process
 
 
 def test_a_bot_to_act_is_scheduled_once_per_version(deps):

@@ -1,6 +1,6 @@
-"""table.fold copies the rules' state once for a whole fold, not once an event: it must
-give what folding one event at a time gives, and change neither its table nor its events,
-for every game."""
+"""table.fold copies the rules' state once for a whole fold, not once an event, and makes
+no table between two events: it must give what folding one event at a time gives, and
+change neither its table nor its events (unless given them), for every game."""
 
 import copy
 import random
@@ -60,3 +60,22 @@ def test_a_fold_is_one_event_at_a_time_and_changes_nothing_it_is_given(game, see
     assert tables.fold(tail, before) == expected
     assert before == kept_before and tail == kept_tail
     assert states[half - 1] == kept_before  # the states one by one were not touched either
+    # Events given away (a projector's, just read) may be kept uncopied: the same table.
+    assert tables.fold(copy.deepcopy(tail), before, copy_events=False) == expected
+    assert before == kept_before
+
+
+@pytest.mark.parametrize("game", games.NAMES)
+def test_a_fold_in_short_runs_gives_every_table_one_event_at_a_time_gives(game):
+    """As a projector folds a game a few events at a time: each run's table, the seats'
+    clocks and the table's timers included, is the one of folding event by event."""
+    events = random_game(game, 3 if game != "alien" else 4, 3)
+    timed = [(event, 1000 + i) for i, event in enumerate(events)]
+    rng, start, folded, expected = random.Random(3), 0, None, None
+    while start < len(timed):
+        run = timed[start : start + rng.randint(1, 6)]
+        for event, at in run:
+            expected = tables.evolve(expected, event, at)
+        folded = tables.fold(copy.deepcopy(run), folded, copy_events=False)
+        assert folded == expected, f"after event {start + len(run)}"
+        start += len(run)
