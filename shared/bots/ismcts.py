@@ -44,8 +44,10 @@ Alebrijes's rounds are short enough that HORIZON rarely cuts them.
 Strength (the tournament, 300 ms a decision, --seed 1 --jobs 2, load average 8 to 14):
 against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games),
 0.415 [0.349, 0.484] at 3 (fair 0.33, 200 games); Abluxxen 0.710 [0.644, 0.768] at 2
-(200 games, load 6 to 7), 0.780 [0.689, 0.850] at 3 (100 games, load 2 to 4).
-docs/bots.md has the commands.
+(200 games, load 6 to 7), 0.780 [0.689, 0.850] at 3 (100 games, load 2 to 4);
+Alien, its play-outs read by `evaluate` at `cut`, 0.568 [0.519, 0.615] at 2 (seeds 1
+and 2, 400 games, load 6 to 10), 0.358 [0.317, 0.401] at 3 (500 games: not yet over
+fair). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only
