@@ -8,7 +8,10 @@ driven by bench/load.py in turn (A, B, A, B...) so both see the same noise.
 Prints one line per run (moves/s, requests/s, POST p50/p99, API CPU and Redis commands
 per move) and the medians per side, with the load average before and after. The same
 interpreter runs both sides; only the services' source differs. `--env B:NAME=VALUE`
-sets an environment variable for one side (e.g. a gunicorn setting).
+sets an environment variable for one side (e.g. a gunicorn setting). `--floor` runs
+bench/floor.py before each A, B pair too and prints each side's requests/s and POST p99
+against the floor's run just before it (the issue's ratios, without the whole
+`make bench-compare`).
 """
 
 import argparse
@@ -40,6 +43,9 @@ def main():
     parser.add_argument("--rate", type=float, help="pace at this many moves/s (total)")
     parser.add_argument("--env", action="append", default=[], help="SIDE:NAME=VALUE")
     parser.add_argument("--profile", help="py-spy both sides' API workers: raw stacks here")
+    parser.add_argument(
+        "--floor", action="store_true", help="run bench/floor.py too, before A and B each time"
+    )
     args = parser.parse_args()
     sides = {"A": Path(args.a).resolve(), "B": Path(args.b).resolve()}
     env = {"A": {}, "B": {}}
@@ -49,9 +55,13 @@ def main():
         env[side][name] = value
     print(f"load before: {os.getloadavg()}", flush=True)
     results = {(side, games): [] for side in sides for games in args.games}
+    floor_runs = {games: [] for games in args.games}
     with tempfile.TemporaryDirectory() as directory:
         started = {}
+        floor = None
         try:
+            if args.floor:
+                floor = systems.Floor().start()
             for side, root in sides.items():
                 started[side] = systems.Tablestream(
                     Path(directory) / side,
@@ -61,6 +71,9 @@ def main():
                 ).start()
             for rep in range(args.reps):
                 for games in args.games:
+                    if floor is not None:
+                        floor_runs[games].append(floor_run(floor, games, args))
+                        print(f"floor {games} games #{rep + 1}: {brief(floor_runs[games][-1])}")
                     for side, system in started.items():
                         results[side, games].append(one_run(system, games, args))
                         print(
@@ -71,7 +84,7 @@ def main():
                 for side, system in started.items():
                     print(profile(system, side, max(args.games), args), flush=True)
         finally:
-            for system in started.values():
+            for system in [*started.values(), *([floor] if floor else [])]:
                 system.stop()
     print(f"load after: {os.getloadavg()}")
     for games in args.games:
@@ -84,6 +97,25 @@ def main():
             print(f"  {side} ({sides[side]}): {brief(medians)}")
         a, b = (statistics.median(r["moves_per_s"] for r in results[s, games]) for s in "AB")
         print(f"  B/A moves/s: {b / a:.2f}x")
+        if floor_runs[games]:
+            rate = statistics.median(r["requests_per_s"] for r in floor_runs[games])
+            p99 = statistics.median(r["post_p99_ms"] or 0 for r in floor_runs[games])
+            print(f"  floor: {rate:.0f} req/s, POST p99 {p99:.1f} ms (medians)")
+            for side in sides:
+                runs = results[side, games]
+                ratios = [
+                    r["requests_per_s"] / f["requests_per_s"]
+                    for r, f in zip(runs, floor_runs[games], strict=True)
+                ]
+                p99s = [
+                    (r["post_p99_ms"] or 0) / (f["post_p99_ms"] or 1)
+                    for r, f in zip(runs, floor_runs[games], strict=True)
+                ]
+                print(
+                    f"  {side}/floor req/s {statistics.median(ratios):.2f}x "
+                    f"(each run against the floor run before it: {_list(ratios)}), "
+                    f"POST p99 {statistics.median(p99s):.2f}x ({_list(p99s)})"
+                )
 
 
 def one_run(system, games, args):
@@ -99,6 +131,17 @@ def one_run(system, games, args):
     summary["commands"] = (total_commands(client) - commands) / moves
     client.close()
     return summary
+
+
+def floor_run(floor, games, args):
+    """One run of the floor app with the same load and settings: its summary."""
+    summary, _ = load.run("floor", floor.base, games, args.seconds, args.warmup, rate=args.rate)
+    summary.update(api_cpu_ms=0.0, commands=0.0)  # not measured for the floor
+    return summary
+
+
+def _list(ratios):
+    return ", ".join(f"{r:.2f}" for r in ratios)
 
 
 def profile(system, side, games, args):

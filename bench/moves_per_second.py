@@ -1,18 +1,21 @@
 """Moves per second of four-bot Alebrijes games through the whole stack.
 
-Starts `python -m services.run` (embedded Redis, gunicorn, projector, RQ worker) on a
+Starts `python -m services.run` (embedded Redis, gunicorn, projector, RQ workers) on a
 free port, creates games of four random bots over HTTP, and waits for them to finish.
 A move is one bot command (an exchange, a play or a pass: each command makes exactly
-one such event). Prints the median of several runs for one game at a time (latency
-bound: projector -> RQ -> worker -> game service per move) and for several games at
-once (throughput), the two interleaved (1, 8, 1, 8...) so both see the same noise.
+one such event). Prints the median of several runs for one game at a time and for
+several games at once (throughput), the two interleaved (1, 8, 1, 8...) so both see the
+same noise. A batch is timed from the first POST until every game is seen finished
+(projected), so each line also gives a game's median phases: from its POST to its first
+move (the projector, RQ and a free worker), its moves (one bot chain), and from its last
+move until the bench saw it finished (projection and the bench's 50 ms polling).
 For each batch it also prints Redis commands per move (INFO's
 total_commands_processed, the bench's own polling included) and CPU milliseconds per
 move of each process (psutil, from `RUN_DIR/children.json`); and the load average.
 With --profile, py-spy records the RQ worker and the projector during one more batch of
 --games games and prints where their time went (bench/pyspy.py).
 
-    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8] [--profile]
+    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8] [--workers 2] [--profile]
 """
 
 import argparse
@@ -63,28 +66,47 @@ def start_stack(run_dir, workers):
     raise RuntimeError("the stack did not start")
 
 
-def play_batch(http, base, games, seed):
+def play_batch(http, base, games, seed, phases=None):
+    """Create `games` four-random-bot games, wait until each is seen finished; answer
+    (moves, seconds). `phases`, a list: one (ms from the POST to the first move, ms from
+    the first move to the last, ms from the last move until seen finished) per game is
+    appended to it, from the events' append times (the service's clock is this one's)."""
     seats = [{"bot": "random"}] * 4
     start = time.perf_counter()
-    ids = [
-        http.post(f"{base}/v1/games", json={"game": "alebrijes", "seats": seats,
-                  "options": {"seed": seed + n}}).json()["id"]
-        for n in range(games)
-    ]  # fmt: skip
-    pending = set(ids)
+    posted, ids = [], []
+    for n in range(games):
+        posted.append(time.time())
+        ids.append(http.post(f"{base}/v1/games", json={"game": "alebrijes", "seats": seats,
+                             "options": {"seed": seed + n}}).json()["id"])  # fmt: skip
+    pending, seen = set(ids), {}
     while pending:
         if time.perf_counter() - start > TIME_LIMIT:
             raise RuntimeError(f"{len(pending)} games unfinished after {TIME_LIMIT} s")
         for game_id in list(pending):
             if http.get(f"{base}/v1/games/{game_id}").json()["status"] == "finished":
                 pending.discard(game_id)
+                seen[game_id] = time.time()
         time.sleep(0.05)
     elapsed = time.perf_counter() - start
     moves = 0
-    for game_id in ids:
+    for game_id, sent in zip(ids, posted, strict=True):
         log = http.get(f"{base}/v1/games/{game_id}/events", params={"limit": 1000}).json()
-        moves += sum(1 for e in log["events"] if e["type"] in MOVES)
+        times = [e["at"] for e in log["events"] if e["type"] in MOVES]
+        moves += len(times)
+        if phases is not None and times:
+            first, last = times[0] / 1000, times[-1] / 1000
+            phases.append(
+                (1000 * (first - sent), 1000 * (last - first), 1000 * (seen[game_id] - last))
+            )
     return moves, elapsed
+
+
+def _phases_text(phases):
+    """Medians of play_batch's phases, in ms."""
+    medians = [statistics.median(p[i] for p in phases) for i in range(3)]
+    return "POST to first move {:.0f}, moves {:.0f}, last move to seen finished {:.0f}".format(
+        *medians
+    )
 
 
 class Meter:
@@ -120,7 +142,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--games", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=1, help="RQ worker processes")
+    parser.add_argument("--workers", type=int, default=2, help="RQ bot workers (make run's 2)")
     parser.add_argument("--profile", action="store_true", help="py-spy the worker and projector")
     args = parser.parse_args()
     print(f"{args.workers} RQ worker(s); load average before: {' '.join(_load())}")
@@ -133,8 +155,8 @@ def main():
         try:
             for run in range(args.runs):
                 for games in rates:
-                    before = meter.read()
-                    moves, elapsed = play_batch(http, base, games, seed=1000 * run)
+                    before, phases = meter.read(), []
+                    moves, elapsed = play_batch(http, base, games, seed=1000 * run, phases=phases)
                     per_move, cpu = meter.per_move(before, meter.read(), moves)
                     rates[games].append(moves / elapsed)
                     commands[games].append(per_move)
@@ -142,7 +164,8 @@ def main():
                     print(f"  {games} game(s) at once, run {run + 1}: {moves} moves "
                           f"in {elapsed:.2f} s = {moves / elapsed:.0f} moves/s; "
                           f"{per_move:.1f} Redis commands a move; "
-                          f"CPU ms a move: {cpu_text}")  # fmt: skip
+                          f"CPU ms a move: {cpu_text}; median ms a game: "
+                          f"{_phases_text(phases)}")  # fmt: skip
             for games, found in rates.items():
                 spread = f"{min(found):.0f}-{max(found):.0f}"
                 median = statistics.median(commands[games])

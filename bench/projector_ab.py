@@ -1,12 +1,21 @@
 """The projector's figures of issue 12, for two versions of the code in one run.
 
-For each --reps, for each tree in --roots (A, B, A, B...): start tablestream from that tree
+For each --reps, for each tree in --roots (A, B, A, B..., each rep starting one tree
+further on): start tablestream from that tree
 (`python -m services.run`, its own embedded Redis), drive --games human games flat out
 for --seconds (projection lag saturated), then paced at --half-rate moves/s (half load;
 default: half of the first tree's first saturated rate, so every tree gets the same
 rate), optionally 8 bot games, then time that tree's `Projector.rebuild()` against a raw
 XRANGE + orjson parse of the same streams. With --profile, py-spy records the projector
 during each saturated run. Prints one line per run and the medians per tree.
+
+Besides the client's lag (command answered -> the next seat's long-poll answers: one
+request round trip included, so when saturated never less than a request's own time,
+shown as the POST's and as --games / requests/s), it reads the projectors' own
+histogram (append -> read models written, from their metrics port) over the saturated
+window: `own_p50`/`own_p99` are the upper bounds of the buckets holding those
+quantiles, `own_le_25ms` the share written within 25 ms. A root may carry settings for
+its run: `--roots /tmp/base .:PROJECTORS=2` runs the same tree twice.
 
     .venv/bin/python bench/projector_ab.py --roots /tmp/base . --reps 2 --seconds 10
 """
@@ -21,6 +30,7 @@ import time
 from pathlib import Path
 
 import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -68,7 +78,10 @@ def main():
     print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
     runs = []
     for rep in range(args.reps):
-        for index, root in enumerate(args.roots):
+        # Each rep starts one tree further on (A,B,C then B,C,A...): on a shared machine
+        # the first run of a rep came out ahead whichever tree it was.
+        order = [(rep + i) % len(args.roots) for i in range(len(args.roots))]
+        for index, root in ((i, args.roots[i]) for i in order):
             label = f"{'ABCDEFGH'[index]} rep {rep + 1}"
             runs.append({"tree": root, **one_run(args, root, label, out)})
             print(f"{label} ({root}): {json.dumps(runs[-1]['brief'])}", flush=True)
@@ -81,20 +94,28 @@ def main():
 
 
 def one_run(args, root, label, out):
+    tree, *settings = root.split(":")  # /path:NAME=value:NAME=value
+    env = dict(setting.split("=", 1) for setting in settings)
     with tempfile.TemporaryDirectory() as run_dir:
         ts = systems.Tablestream(
-            Path(run_dir) / "ts", out / f"tablestream-{label.replace(' ', '-')}.log", root=root
+            Path(run_dir) / "ts",
+            out / f"tablestream-{label.replace(' ', '-')}.log",
+            root=tree,
+            env=env,
         )
         ts.start()
         try:
-            return measure(args, ts, root, label, out)
+            return measure(args, ts, tree, label, out)
         finally:
             ts.stop()
 
 
 def measure(args, ts, root, label, out):
-    projector = ts.processes()["projector"]
+    roles = ts.processes()
+    projector = roles["projector"]
     cpu = systems.cpu_seconds(projector)
+    others = {role: systems.cpu_seconds(roles[role]) for role in ("API", "Redis")}
+    own = own_lag(projector)
     handles = None
     if args.profile:
         name = f"projector-{label.replace(' ', '-')}"
@@ -105,8 +126,17 @@ def measure(args, ts, root, label, out):
         "sat_moves_s": saturated["moves_per_s"],
         "sat_lag_p50": saturated["lag_p50_ms"],
         "sat_lag_p99": saturated["lag_p99_ms"],
+        # A POST's own time, and the mean a request must take with --games clients
+        # always waiting on one (Little's law): the lag's GET pays it too.
+        "sat_post_p50": saturated["post_p50_ms"],
+        "sat_post_p99": saturated["post_p99_ms"],
+        "little_ms": 1000 * args.games / max(1e-9, saturated["requests_per_s"]),
         "projector_cpu_ms_move": cpu_ms,
+        **own_quantiles(own, own_lag(projector)),
     }
+    for role, before in others.items():
+        spent = systems.cpu_seconds(roles[role]) - before
+        brief[f"{role.lower()}_cpu_ms_move"] = 1000 * spent / max(1, saturated["all_moves"])
     if handles:
         print(spy.render(f"projector, {label}", spy.summary(spy.finish(handles))), flush=True)
     if args.half_rate is None:
@@ -137,6 +167,44 @@ def measure(args, ts, root, label, out):
         rebuild_vs_raw=rebuild["raw_s"] / rebuild["rebuild_s"],
     )
     return {"brief": brief, "saturated": _trim(saturated), "half": _trim(half)}
+
+
+LAG = "tablestream_projection_lag_seconds"
+
+
+def own_lag(projectors):
+    """{bucket upper bound (s): cumulative count} of the projectors' own lag histogram,
+    summed over the processes, read from each one's metrics port."""
+    buckets = {}
+    for process in projectors:
+        port = process.environ().get("METRICS_PORT", "0")
+        if port == "0":
+            continue
+        text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == f"{LAG}_bucket":
+                    bound = float(sample.labels["le"])
+                    buckets[bound] = buckets.get(bound, 0) + sample.value
+    return buckets
+
+
+def own_quantiles(before, after):
+    """The projectors' own lag over a window: p50/p99 as bucket upper bounds (ms), and
+    the share within 25 ms."""
+    window = {bound: after[bound] - before.get(bound, 0) for bound in sorted(after)}
+    total = window.get(float("inf"), 0)
+    if not total:
+        return {}
+
+    def quantile(q):
+        return next(1000 * b for b, count in window.items() if count >= q * total)
+
+    return {
+        "own_p50": quantile(0.5),
+        "own_p99": quantile(0.99),
+        "own_le_25ms": window.get(0.025, 0) / total,
+    }
 
 
 def _env():

@@ -53,7 +53,7 @@ class Tablestream:
 
     name = "tablestream"
 
-    def __init__(self, run_dir, log_path, workers=1, root=ROOT, env=None):
+    def __init__(self, run_dir, log_path, workers=2, root=ROOT, env=None):
         self.run_dir = Path(run_dir)
         self.log_path = Path(log_path)
         self.workers = workers

@@ -198,13 +198,18 @@ def children(env, state):
     api = [python, *gunicorn, "--bind", f"127.0.0.1:{port}", "services.api:create_app()"]
     # SIGINT: gunicorn's quick shutdown (SIGTERM would wait for open streams).
     found.append(Child("api", _launcher(api, api_env), stop_signal=signal.SIGINT))
-    found.append(_sidecar_child("projector", [python, "-m", "services.projector"], env))
+    # PROJECTORS projectors share the feed through the consumer group (the first one is
+    # "projector", the others "projector-2"...).
+    projector = [python, "-m", "services.projector"]
+    for number in range(1, int(env.get("PROJECTORS", "1")) + 1):
+        name = "projector" if number == 1 else f"projector-{number}"
+        found.append(_sidecar_child(name, projector, env))
     # Timers on a worker of their own, never busy with a bot's thinking when one falls
-    # due; WORKERS workers for the bots.
+    # due; WORKERS workers for the bots (2 by default: docs/operations.md, "Bot chains").
     timers = [python, "-m", "services.worker", "--queues", "timers"]
     found.append(_sidecar_child("timers", timers, env))
     worker = [python, "-m", "services.worker", "--queues", "bots"]
-    for number in range(1, int(env.get("WORKERS", "1")) + 1):
+    for number in range(1, int(env.get("WORKERS", "2")) + 1):
         found.append(_sidecar_child(f"worker-{number}", worker, env))
     # Webhook deliveries, on their own queue (no metrics server of their own yet).
     webhooks = [python, "-m", "services.webhooks", "worker"]

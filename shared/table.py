@@ -209,6 +209,12 @@ def play(table, seat, command, by="holder"):
     seat back first; a bot may act only for a seat it plays. The command itself is
     logged first (`commanded`), so a finished game's log can be decided over again.
     """
+    return play_folded(table, seat, command, by)[0]
+
+
+def play_folded(table, seat, command, by="holder", at=None):
+    """(`play`'s events, the table after them, appended at `at`): the events are folded
+    once, for both the end-of-game check and the table a writer keeps."""
     _check_active(table)
     _check_seat(table, seat)
     place = table["seats"][seat]
@@ -216,14 +222,24 @@ def play(table, seat, command, by="holder"):
     if by == "bot":
         if not place["bot"]:
             raise RuleError("not_your_turn", "no bot plays this seat")
-        events = rules_of(table).decide(table["rules"], seat, command)
-        return [commanded, *_with_end(table, events)]
+        events = [commanded, *rules_of(table).decide(table["rules"], seat, command)]
+        return _ending(events, fold(((e, at) for e in events), table), at)
     if place["resigned"]:
         raise RuleError("seat_resigned", "this seat was resigned; a bot plays it for good")
     returned = _returned(table, seat)
     back = fold(returned, table)
-    events = rules_of(back).decide(back["rules"], seat, command)
-    return [commanded, *returned, *_with_end(back, events)]
+    events = [commanded, *returned, *rules_of(back).decide(back["rules"], seat, command)]
+    return _ending(events, fold(((e, at) for e in events), table), at)
+
+
+def _ending(events, after, at):
+    """(events, after), with game_ended added and folded when the rules' state after
+    them has a result."""
+    result = rules_of(after).result(after["rules"])
+    if result is None:
+        return events, after
+    ended = _ended(after, result)
+    return [*events, ended], evolve(after, ended, at)
 
 
 def _returned(table, seat):
@@ -343,12 +359,14 @@ def _with_end(table, events):
     for event in events:
         state = rules.evolve(state, event)
     result = rules.result(state)
-    if result is None:
-        return events
+    return events if result is None else [*events, _ended(table, result)]
+
+
+def _ended(table, result):
     ended = {"type": ENDED, "result": result, "seed": table["seed"]}
     if table["seed_salt"]:  # an old log's game had none
         ended["seed_salt"] = table["seed_salt"]
-    return [*events, ended]
+    return ended
 
 
 def rules_of(table):

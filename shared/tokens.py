@@ -6,6 +6,7 @@ is `creator`: it may cancel the game while it waits for players.
 """
 
 import base64
+import functools
 import hashlib
 import hmac
 
@@ -22,8 +23,11 @@ def issue(secret, game_id, seat):
     return f"{game_id}.{seat}.{_signature(secret, game_id, seat)}"
 
 
+@functools.lru_cache(maxsize=4096)
 def verify(secret, token):
-    """(game_id, seat) when the token is genuine, else None; seat is a number, or CREATOR."""
+    """(game_id, seat) when the token is genuine, else None; seat is a number, or CREATOR.
+    The answer depends on nothing else, so a client's token is checked once, not on
+    every request it sends (the HMAC is most of a request's checks)."""
     try:
         game_id, seat, signature = token.split(".")
         seat = seat if seat == CREATOR else int(seat)

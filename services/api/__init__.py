@@ -2,6 +2,7 @@
 calls and read-model lookups; every error leaves as application/problem+json."""
 
 import importlib.util
+import inspect
 import os
 from pathlib import Path
 
@@ -37,6 +38,27 @@ class TablestreamApi(Api):
         pass  # no endpoint pages with headers: keep the unused component out
 
 
+class App(Flask):
+    """Flask, asking once per function whether it is a coroutine function: Flask asks
+    `inspect` again for every hook and view on every request (~16 times a request)."""
+
+    def ensure_sync(self, func):
+        target = getattr(func, "__func__", func)  # a bound method: its function
+        try:
+            is_async = _ASYNC.get(target)
+        except TypeError:  # an unhashable callable: asked every time, as Flask does
+            return super().ensure_sync(func)
+        if is_async is None:
+            if len(_ASYNC) >= _ASYNC_MOST:  # a closure made per request would fill it
+                _ASYNC.clear()
+            is_async = _ASYNC[target] = inspect.iscoroutinefunction(func)
+        return self.async_to_sync(func) if is_async else func
+
+
+_ASYNC = {}  # function -> whether it is a coroutine function
+_ASYNC_MOST = 1024  # the app's hooks, views and handlers are ~100
+
+
 def create_app(deps=None, *, spec_only=False):
     """Build the app. `deps` (services.deps.Deps) defaults to one built from the
     environment; tests pass their own. `spec_only` builds it without any Redis, to
@@ -45,7 +67,7 @@ def create_app(deps=None, *, spec_only=False):
         from services import deps as deps_module
 
         deps = deps_module.build()
-    app = Flask(__name__)
+    app = App(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
         API_TITLE="tablestream",
@@ -117,9 +139,10 @@ DOCS_FILES = "/docs/files"
 
 def _json_bodies_only():
     """Every request body is JSON: anything else is a 415, whichever route it reaches."""
-    from services.api import replays
+    req = request._get_current_object()  # once: each use of the proxy looks it up again
+    if req.method == "POST" and req.content_length and not req.is_json:
+        from services.api import replays
 
-    if request.method == "POST" and request.content_length and not request.is_json:
         if replays.takes_lines():
             return
         raise ApiError("unsupported_media_type", "send the body as application/json")

@@ -18,9 +18,10 @@ MAX_DEPTH = 32  # the deepest request the API documents nests 4 levels
 def check_json_body():
     """A before_request hook: refuse a JSON body that is not strict JSON or nests too
     deep (bad_request). Anything else, such as a missing body, is left to the route."""
-    if not request.is_json:
+    req = request._get_current_object()  # once: each use of the proxy looks it up again
+    if not req.is_json:
         return
-    data = request.get_data(cache=True)  # over MAX_CONTENT_LENGTH: 413 here
+    data = req.get_data(cache=True)  # over MAX_CONTENT_LENGTH: 413 here
     if not data.strip():
         return
     try:

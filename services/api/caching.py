@@ -20,13 +20,16 @@ PUBLIC_MAX_AGE = 2
 
 def cache_headers(response):
     """An after_request hook."""
-    endpoint = request.endpoint or ""
+    req = request._get_current_object()  # once: each use of the proxy looks it up again
+    endpoint = req.endpoint or ""
     answered = response.status_code < 400
+    headers = response.headers
     if endpoint.rpartition(".")[2] in PER_SEAT:
-        response.vary.add("Authorization")
-        response.headers["Cache-Control"] = "private, no-cache" if answered else "no-store"
-    elif endpoint in PUBLIC and answered and request.method in ("GET", "HEAD"):
-        response.headers.setdefault("Cache-Control", f"public, max-age={PUBLIC_MAX_AGE}")
-    elif request.blueprint not in (None, "api-docs"):
-        response.headers.setdefault("Cache-Control", "no-store")
+        if headers.get("Vary") != "Authorization":  # most answers here set it already
+            response.vary.add("Authorization")
+        headers["Cache-Control"] = "private, no-cache" if answered else "no-store"
+    elif endpoint in PUBLIC and answered and req.method in ("GET", "HEAD"):
+        headers.setdefault("Cache-Control", f"public, max-age={PUBLIC_MAX_AGE}")
+    elif req.blueprint not in (None, "api-docs"):
+        headers.setdefault("Cache-Control", "no-store")
     return response

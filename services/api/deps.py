@@ -50,3 +50,16 @@ def errors(blp, *statuses):
         return view
 
     return decorate
+
+
+def query_doc(blp, schema):
+    """Document `schema` as an endpoint's query parameters, as `@blp.arguments(schema,
+    location="query")` does, but only the documentation: its webargs wrapper would parse
+    the query on every request; the route reads it itself (play.view_query)."""
+
+    def decorate(view):
+        documented = blp.arguments(schema, location="query", error_status_code=400)(view)
+        view._apidoc = documented._apidoc
+        return view
+
+    return decorate

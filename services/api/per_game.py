@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import replays, schemas
-from services.api.deps import errors
+from services.api.deps import errors, query_doc
 from services.api.games import CONTRACTS
 from services.api.play import (
     BEARER,
@@ -21,6 +21,7 @@ from services.api.play import (
     command_answer,
     events_answer,
     view_answer,
+    view_query,
 )
 
 EXAMPLES = {
@@ -38,7 +39,7 @@ def blueprint(contract):
 
     @blp.route("/<game_id>/view")
     class View(MethodView):
-        @blp.arguments(VIEW_QUERY, location="query", error_status_code=400)
+        @query_doc(blp, VIEW_QUERY)
         @blp.response(200, contract.view, headers={"ETag": {"schema": {"type": "string"}}})
         @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
         @errors(blp, 400, 401, 403, 404, 429)
@@ -48,8 +49,8 @@ def blueprint(contract):
             summary=f"A seat's view of a {title} game",
             description=VIEW_DOC,
         )
-        def get(self, query, game_id):
-            return view_answer(game_id, query, game)
+        def get(self, game_id):
+            return view_answer(game_id, view_query(), game)
 
     @blp.route("/<game_id>/commands")
     class Commands(MethodView):

@@ -15,7 +15,7 @@ from marshmallow import ValidationError
 from services.api import replays, schemas
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
-from services.api.deps import deps, errors, json_response, refused
+from services.api.deps import deps, errors, json_response, query_doc, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait
@@ -29,6 +29,7 @@ PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
 OVER = ("finished", "cancelled")
 # One instance for every request: webargs would build a Schema per request from a class.
 VIEW_QUERY = schemas.ViewQuery()
+PLAIN_NUMBER = 18  # digits: any such whole number is a version (under 2**63)
 
 VIEW_DOC = """What the caller's seat may see (a seat token), or the spectator view (none).
 
@@ -40,14 +41,39 @@ get 304 when nothing changed."""
 
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
-    @blp.arguments(VIEW_QUERY, location="query", error_status_code=400)
+    @query_doc(blp, VIEW_QUERY)
     @blp.response(200, "View", headers={"ETag": {"schema": {"type": "string"}}})
     @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
     @errors(blp, 400, 401, 403, 404, 429)
     @blp.doc(security=BEARER, operationId="getView", description=VIEW_DOC)
-    def get(self, query, game_id):
+    def get(self, game_id):
         """A seat's view of any game (typed per game by `game`)."""
-        return view_answer(game_id, query)
+        return view_answer(game_id, view_query())
+
+
+def view_query():
+    """The view's query (`ViewQuery`). `after` and `wait` given once each as plain
+    digits, as clients send them, are read here; anything else goes through webargs,
+    which answers what is wrong with it (400)."""
+    query = {"wait": 0}  # ViewQuery's default
+    for name, values in request.args.lists():
+        value = values[0]
+        plain = len(value) <= PLAIN_NUMBER and value.isascii() and value.isdigit()
+        if len(values) > 1 or not plain:
+            return _parsed(VIEW_QUERY)
+        if name == "after":
+            query["after"] = int(value)
+        elif name == "wait" and int(value) <= schemas.MAX_WAIT:
+            query["wait"] = float(value)
+        else:
+            return _parsed(VIEW_QUERY)
+    return query
+
+
+def _parsed(schema):
+    """The query read by webargs, exactly as `@blp.arguments(schema, location="query",
+    error_status_code=400)` reads it."""
+    return blp.ARGUMENTS_PARSER.parse(schema, location="query", error_status_code=400)
 
 
 def view_answer(game_id, query, game=None):
@@ -60,14 +86,19 @@ def view_answer(game_id, query, game=None):
         raw = _view(d, game_id, seat)
         view = _of_kind(jsonutil.loads(raw), game_id, game)
     else:
-        # Registered before the first read, which takes the view and the projected
-        # version in one round trip: a long-poll that waits costs two, not three.
+        # Registered before the first read: a move in between is not missed. A long-poll
+        # that waits costs two round trips (the view, then the new view), one that finds
+        # its version passed one.
         with watcher().watching(game_id, after) as waiter:
-            raw, version = _view_and_projected(d, game_id, seat)
+            raw = _view(d, game_id, seat)
             view = _of_kind(jsonutil.loads(raw), game_id, game)
             if view["version"] <= after and view["status"] not in OVER:
+                # A stored view is written with the checkpoint's version (the projector's
+                # write script), so its version is the projected one; one answered from
+                # the stream is at least as new. Either says whether to wait.
                 with open_wait(query["wait"]):
-                    moved = waiter.wait(query["wait"], lambda: projected(d, game_id), version)
+                    version_now = functools.partial(projected, d, game_id)
+                    moved = waiter.wait(query["wait"], version_now, view["version"])
                 if not moved:
                     return Response(status=304, headers=PRIVATE)
                 raw = _view(d, game_id, seat)
@@ -83,16 +114,6 @@ def _of_kind(view, game_id, game):
     if game is not None and view["game"] != game:
         raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
     return view
-
-
-def _view_and_projected(d, game_id, seat):
-    """(the seat's view as JSON bytes, the version the read models show), one round
-    trip when the view is stored."""
-    pipe = d.redis.pipeline(transaction=False)
-    pipe.get(d.keys.view(game_id, seat))
-    pipe.hget(d.keys.checkpoint(game_id), "version")
-    raw, version = pipe.execute()
-    return (raw if raw is not None else _view(d, game_id, seat)), int(version or 0)
 
 
 def _view(d, game_id, seat):

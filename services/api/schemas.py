@@ -15,6 +15,7 @@ NAME = validate.Length(min=1, max=40)
 # A version is a Redis stream id's first part; past this no stream can reach.
 MAX_VERSION = 2**63 - 1
 VERSION = validate.Range(min=0, max=MAX_VERSION)
+MAX_WAIT = 30  # seconds a long-poll may wait
 
 
 class SeatSpec(Schema):
@@ -36,7 +37,7 @@ class SeatSpec(Schema):
     )
     open = Flag(metadata={"description": "A seat left for someone to claim."})
     reaction_seconds = Seconds(
-        validate=validate.Range(min=0, max=30),
+        validate=validate.Range(min=0, max=MAX_WAIT),
         metadata={
             "description": "A bot's reaction delay before it claims or stacks out of "
             "turn (Alien), so a quick human can beat it. Default 1.5."
@@ -230,7 +231,7 @@ class ViewQuery(Schema):
     )
     wait = fields.Float(
         load_default=0,
-        validate=validate.Range(min=0, max=30),
+        validate=validate.Range(min=0, max=MAX_WAIT),
         metadata={"description": "Long-poll: seconds to wait at most (30)."},
     )
 

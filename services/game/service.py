@@ -73,7 +73,10 @@ class GameService:
         records, table after)."""
         try:
             written = self._write(
-                game_id, lambda t: table.play(t, seat, command, by), expected_version
+                game_id,
+                lambda t, at: table.play_folded(t, seat, command, by, at),
+                expected_version,
+                folds=True,
             )
         except (RuleError, VersionConflict) as refusal:
             metrics.command_refused(getattr(refusal, "code", "version_conflict"))
@@ -132,7 +135,10 @@ class GameService:
         self.store.redis.zrem(self.keys.live, game_id)
         return result
 
-    def _write(self, game_id, decide, expected_version=None):
+    def _write(self, game_id, decide, expected_version=None, folds=False):
+        """Decide on the game's table and append the events at its version, retrying on
+        a stale cache. `folds`: `decide(table, at)` answers (events, table after them)
+        rather than `decide(table)` the events alone, saving a second fold."""
         cached = True
         for _ in range(RETRIES):
             version, current = self.load(game_id, fresh=not cached)
@@ -141,20 +147,22 @@ class GameService:
                     cached = False
                     continue
                 raise VersionConflict(expected_version, version)
+            at = self._now_ms()
             try:
-                events = decide(current)
+                decided = decide(current, at) if folds else decide(current)
             except RuleError:
                 if cached:  # refused by a possibly stale table: ask the stream first
                     cached = False
                     continue
                 raise
-            at = self._now_ms()
+            events, after = decided if folds else (decided, None)
             try:
                 new_version = self.store.append(game_id, version, events, at)
             except VersionConflict:
                 cached = False
                 continue
-            after = table.fold(((e, at) for e in events), current)
+            if after is None:
+                after = table.fold(((e, at) for e in events), current)
             self._remember(game_id, new_version, after)
             records = [Record(version + i + 1, at, e) for i, e in enumerate(events)]
             return new_version, records, after

@@ -31,9 +31,11 @@ def formatter(process, fmt="json"):
     traceback as `exc_info`), or one line of text for a terminal."""
     if fmt == "text":
         return logging.Formatter(f"%(asctime)s {process} %(levelname)s %(name)s: %(message)s")
-    from pythonjsonlogger.json import JsonFormatter
+    # orjson's: the same fields at about half the cost of the standard library's json
+    # (an access line a request).
+    from pythonjsonlogger.orjson import OrjsonFormatter
 
-    return JsonFormatter(
+    return OrjsonFormatter(
         "%(asctime)s %(levelname)s %(name)s %(message)s",
         rename_fields={"asctime": "time", "levelname": "level", "name": "logger"},
         static_fields={"process": process},

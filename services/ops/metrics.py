@@ -71,7 +71,13 @@ BOT_SECONDS = Histogram(
 
 def command_appended(game, command_type):
     """A command was decided and its events appended."""
-    COMMANDS.labels(game, command_type).inc()
+    series = _APPENDED.get((game, command_type))
+    if series is None:  # labels() takes a lock and builds a key: once per series
+        series = _APPENDED[game, command_type] = COMMANDS.labels(game, command_type)
+    series.inc()
+
+
+_APPENDED = {}  # (game, command type) -> its counter; the rules' command types bound it
 
 
 def command_refused(code):

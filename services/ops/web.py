@@ -30,31 +30,35 @@ def install(app):
 
 
 def _begin():
-    given = request.headers.get("X-Request-ID", "")
+    req = request._get_current_object()  # once: each use of the proxy looks it up again
+    given = req.headers.get("X-Request-ID", "")
     g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
     g.started = time.perf_counter()
-    rule = request.url_rule.rule if request.url_rule else ""
-    if rule.endswith("/view") and request.args.get("wait"):
+    rule = req.url_rule.rule if req.url_rule else ""
+    if rule.endswith("/view") and req.args.get("wait"):
         g.long_poll = True
         metrics.LONG_POLLS.inc()
 
 
 def _end(response):
-    response.headers["X-Request-ID"] = g.get("request_id", "")
+    req = request._get_current_object()
+    request_id = g.get("request_id")
+    response.headers["X-Request-ID"] = request_id or ""
     seconds = time.perf_counter() - g.get("started", time.perf_counter())
-    route = request.url_rule.rule if request.url_rule else "unmatched"
-    metrics.request_answered(request.method, route, response.status_code, seconds)
+    route = req.url_rule.rule if req.url_rule else "unmatched"
+    metrics.request_answered(req.method, route, response.status_code, seconds)
     if response.mimetype == "text/event-stream":
         metrics.STREAMS.inc()
         response.call_on_close(metrics.STREAMS.dec)
-    level = logging.DEBUG if request.path in QUIET else logging.INFO
-    game_id = (request.view_args or {}).get("game_id")
+    path = req.path
+    level = logging.DEBUG if path in QUIET else logging.INFO
+    game_id = (req.view_args or {}).get("game_id")
     duration_ms = round(seconds * 1000, 2)
     access.log(
         level,
         "%s %s %s %.1fms",
-        request.method,
-        request.full_path.rstrip("?"),
+        req.method,
+        req.full_path.rstrip("?"),
         response.status_code,
         duration_ms,
         extra={
@@ -62,6 +66,10 @@ def _end(response):
             "duration_ms": duration_ms,
             "game_id": game_id,
             "route": route,
+            # What logs.RequestContext would add, at hand here.
+            "method": req.method,
+            "path": path,
+            "request_id": request_id,
         },
     )
     return response

@@ -1,5 +1,6 @@
 """What one projector remembers of the games it projected last: each game's checkpoint
-(version and table) and the status it last put in the lobby and live indexes.
+(version and table), the status it last put in the lobby and live indexes, and when it
+last told the sweep to look at the game next.
 
 It only saves round trips: every use is checked against the stored checkpoint's version
 first (a cheap HGET in the same round trip as the stream's tail), so a game another
@@ -21,6 +22,7 @@ class Known:
     version: int
     table: dict | None
     indexed: str | None = None  # the status the indexes hold, as this projector left them
+    next_look: int = 0  # when (ms) this projector last set the sweep to look at it next
 
 
 class KnownGames:

@@ -8,9 +8,12 @@ game therefore leave the read models as one clean pass would.
 
 It works a batch of games at a time (a read of the feed, a sweep step, a rebuild chunk):
 each game named once, folded once over everything new in its stream, with the batch's
-reads in one round trip and its writes in another (one by one on a Redis Cluster, whose
-pipelines run no scripts). It remembers the checkpoints it wrote (`known.py`) and checks
-each against the stored version in the same round trip as the stream's tail.
+reads (tails, stored versions, webhooks) in one round trip and its writes in another
+(one by one on a Redis Cluster, whose pipelines run no scripts). The writes' round trip
+also tells the API processes (PUBLISH, from the write script), acknowledges the batch's
+notifications and reads the feed's next batch, so a projector kept busy by the feed
+spends two round trips a batch. It remembers the checkpoints it wrote (`known.py`) and
+checks each against the stored version in the same round trip as the stream's tail.
 """
 
 import gc
@@ -37,6 +40,7 @@ log = logging.getLogger(__name__)
 GROUP = "projectors"
 SWEEP_SECONDS = 30  # how long a game goes unlooked at by the sweep, at most
 SWEEP_BATCH = 50  # games one sweep step looks at, between two reads of the feed
+SWEEP_STEP_SECONDS = 0.1  # a busy projector's sweep steps, at most this often (unless behind)
 CLAIM_IDLE_MS = 30_000  # a notification unacknowledged this long: its projector died
 CONSUMER_GONE_MS = 300_000  # a consumer silent this long, with nothing pending, is gone
 CLAIM_EVERY = 10.0  # seconds between two looks for what dead projectors left
@@ -61,12 +65,15 @@ class Expiry:
 
 
 # KEYS[1] the checkpoint, KEYS[2..] read models; ARGV[1] version, ARGV[2] the table,
-# ARGV[3..] the read models' documents in KEYS order.
+# ARGV[3] the channel that tells the API processes, ARGV[4] what to tell them,
+# ARGV[5..] the read models' documents in KEYS order. Publishing here, only when written,
+# spares a command after the write and keeps "views changed" from going out before the views.
 _WRITE_IF_NEWER = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if current >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'table', ARGV[2])
-for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[i + 1]) end
+for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[i + 3]) end
+redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1
 """
 
@@ -94,11 +101,13 @@ class Projector:
         self.retention = retention or Retention()
         self.sweep_ms = SWEEP_SECONDS * 1000
         self.sweep_batch = SWEEP_BATCH
+        self.sweep_step_seconds = SWEEP_STEP_SECONDS
         self.claim_idle_ms = CLAIM_IDLE_MS
         self.consumer_gone_ms = CONSUMER_GONE_MS
         self.claim_every = CLAIM_EVERY
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
         self.known = KnownGames()
+        self._read_ahead = None  # the feed's next batch, read with a batch's writes
 
     def project(self, game_id):
         """Bring one game's read models up to its stream. Returns the version they show."""
@@ -107,13 +116,14 @@ class Projector:
             raise result
         return result
 
-    def project_many(self, game_ids):
+    def project_many(self, game_ids, acks=None):
         """Bring several games' read models up to their streams, as one batch. Returns
         {game_id: version shown}; a game that fails is logged and left out (one game
-        must not hold up the others; the sweep tries it again)."""
+        must not hold up the others; the sweep tries it again). `acks`: the feed's
+        notifications of the batch, acknowledged in the writes' round trip (`Acks`)."""
         game_ids = list(dict.fromkeys(game_ids))
         try:
-            results = self._project_batch(game_ids)
+            results = self._project_batch(game_ids, acks)
         except Exception as error:  # e.g. Redis unreachable: the whole batch failed
             results = dict.fromkeys(game_ids, error)
         versions = {}
@@ -128,22 +138,21 @@ class Projector:
                 versions[game_id] = result
         return versions
 
-    def _project_batch(self, game_ids):
+    def _project_batch(self, game_ids, acks=None):
         """{game_id: version or the exception that stopped it}."""
         with _no_cyclic_gc():  # the batch is freed on return, before it runs again
-            return self._project(game_ids)
+            return self._project(game_ids, acks)
 
-    def _project(self, game_ids):
+    def _project(self, game_ids, acks):
         results = {}
         known = self._checkpoints(game_ids)
-        tails, stale = self._tails(known)
+        tails, stale, hooks = self._tails(known)
         if stale:  # moved under us: forget what we knew, read them afresh
             for game_id in stale:
                 self.known.forget(game_id)
-            results.update(self._project_batch(stale))
+            results.update(self._project(stale, None))
         fresh = {g: k for g, k in known.items() if g not in stale}
         folded = {}
-        hooks = self._hooks([g for g in fresh if tails[g]])
         for game_id, was in fresh.items():
             tail = tails[game_id]
             if not tail:
@@ -156,7 +165,7 @@ class Projector:
             except Exception as error:
                 self.known.forget(game_id)
                 results[game_id] = error
-        saved = self._save_all(folded, results)
+        saved = self._save_all(folded, results, acks)
         try:
             self._after_save(saved)
         except Exception:  # written, but not indexed: touch the indexes next time
@@ -186,25 +195,26 @@ class Projector:
         return known
 
     def _tails(self, known):
-        """Each game's records after the version known, and the games whose stored
-        checkpoint is not the one this projector remembers (one round trip)."""
+        """Each game's records after the version known, the games whose stored
+        checkpoint is not the one this projector remembers, and each game's active
+        webhooks (one round trip)."""
         pipe = self.store.tails_pipeline()
         checked = [g for g in known if self.known.get(g) is known[g]]
         for game_id in checked:
             pipe.hget(self.keys.checkpoint(game_id), "version")
         for game_id, was in known.items():
             self.store.queue_read(pipe, game_id, after=was.version)
-        answers = pipe.execute()
-        reads = answers[len(checked) :]
+        read_hooks = self.notifier.queue_hooks(pipe, known) if self.notifier else None
+        answers = pipe.execute(raise_on_error=False)
+        for answer in answers[: len(checked) + len(known)]:
+            if isinstance(answer, Exception):  # a webhook read's error is read_hooks'
+                raise answer
+        reads = answers[len(checked) : len(checked) + len(known)]
         tails = {g: Tail.of(entries) for g, entries in zip(known, reads, strict=True)}
         stored = answers[: len(checked)]
         stale = [g for g, v in zip(checked, stored, strict=True) if int(v or 0) != known[g].version]
-        return tails, stale
-
-    def _hooks(self, game_ids):
-        if self.notifier is None or not game_ids:
-            return {}
-        return self.notifier.hooks(game_ids)
+        hooks = read_hooks(answers[len(checked) + len(known) :]) if read_hooks else {}
+        return tails, stale, hooks
 
     def _fold(self, game_id, was, tail, hooks):
         """(was, tail, the table after it, the checkpoint and read models as JSON)."""
@@ -223,7 +233,8 @@ class Projector:
             self.keys.summary(game_id) if n == "summary" else self.keys.view(game_id, n)
             for n in docs
         ]
-        return keys, [version, checkpoint, *docs.values()]
+        told = f"{game_id} {version}"  # what the API processes' watchers hear
+        return keys, [version, checkpoint, self.keys.changes, told, *docs.values()]
 
     def _save(self, game_id, current, version):
         """Write one game's read models and checkpoint, unless the stored checkpoint is
@@ -233,13 +244,14 @@ class Projector:
         keys, args = self._write_args(game_id, version, (jsonutil.dumps(current), docs))
         return self._write(keys=keys, args=args) == 1
 
-    def _save_all(self, folded, results):
-        """Write every folded game (one round trip, or one a game on a cluster); the
-        games written, and each game's version (or error) in `results`."""
+    def _save_all(self, folded, results, acks=None):
+        """Write every folded game (one round trip, or one a game on a cluster), and
+        acknowledge `acks` after them; the games written, and each game's version (or
+        error) in `results`."""
         writes = {}
         for game_id, (_, tail, _, documents) in folded.items():
             writes[game_id] = self._write_args(game_id, tail.version, documents)
-        answers = self._run_writes(writes)
+        answers = self._run_writes(writes, acks)
         saved = {}
         for game_id, answer in answers.items():
             was, tail, current, (checkpoint, _) = folded[game_id]
@@ -250,7 +262,8 @@ class Projector:
             elif answer == 1:
                 metrics.projected(time.time() - tail.first_at / 1000)
                 # The table as a cold read would give it back (JSON's types).
-                self.known.put(game_id, Known(version, jsonutil.loads(checkpoint), was.indexed))
+                known = Known(version, jsonutil.loads(checkpoint), was.indexed, was.next_look)
+                self.known.put(game_id, known)
                 saved[game_id] = folded[game_id]
                 results[game_id] = version
             else:  # refused: another projector got as far; read afresh next time
@@ -258,37 +271,46 @@ class Projector:
                 results[game_id] = version
         return saved
 
-    def _run_writes(self, writes):
-        """{game_id: the write script's answer or its error}."""
-        if not writes:
-            return {}
-        if isinstance(self.redis, RedisCluster):
+    def _run_writes(self, writes, acks=None):
+        """{game_id: the write script's answer or its error}. The acknowledgements go
+        in the same pipeline, after the writes (Redis runs a pipeline in order)."""
+        if isinstance(self.redis, RedisCluster):  # its pipelines run no scripts
             return {g: _answer(self._write, keys, args) for g, (keys, args) in writes.items()}
+        if not writes and not acks:
+            return {}
         pipe = self.redis.pipeline(transaction=False)
         for keys, args in writes.values():
             pipe.evalsha(self._write.sha, len(keys), *keys, *args)
-        answers = dict(zip(writes, pipe.execute(raise_on_error=False), strict=True))
+        if acks:
+            acks.queue(pipe, ahead=bool(writes))
+        answered = pipe.execute(raise_on_error=False)
+        answers = dict(zip(writes, answered, strict=False))
+        if acks:
+            acks.sent = True
+            acks.take(answered[len(writes) :])
         for game_id, answer in answers.items():
             if isinstance(answer, NoScriptError):  # Redis restarted: load it and go on
                 answers[game_id] = _answer(self._write, *writes[game_id])
         return answers
 
     def _after_save(self, saved):
-        """Keep the cross-game indexes in step and tell the API processes that the
-        games' views changed. The lobby and the end of a game are touched only when a
-        game's status is not the one this projector last put there; the live set's next
-        look goes out by one ZADD for the whole batch."""
+        """Keep the cross-game indexes in step (the write script told the API processes
+        already). The lobby and the end of a game are touched only when a game's status
+        is not the one this projector last put there; the sweep's next look at a game
+        is pushed out (one ZADD for the batch) only when it is less than half the
+        sweep's interval away, so a move rarely costs a round trip here."""
         if not saved:
             return
         pipe = self.redis.pipeline(transaction=False)
         live = {}
+        now = _now_ms()
         for game_id, (was, tail, current, _) in saved.items():
             status = current["status"]
             if status in OVER:  # every save: a SET of a view drops its expiry
                 pipe.zrem(self.keys.live, game_id)
                 self.retention.expire_if_over(pipe, self.keys, game_id, current, tail.last_at)
-            else:  # just looked at: the sweep may wait
-                live[game_id] = _now_ms() + self.sweep_ms
+            elif was.next_look - now < self.sweep_ms // 2:  # just looked at: the sweep may wait
+                live[game_id] = now + self.sweep_ms
             if status == was.indexed:
                 continue
             for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
@@ -298,20 +320,17 @@ class Projector:
                     pipe.zrem(lobby, game_id)
         if live:
             pipe.zadd(self.keys.live, live)
-        cluster = isinstance(self.redis, RedisCluster)
-        if not cluster:  # a cluster pipeline refuses PUBLISH
-            for game_id, (_, tail, _, _) in saved.items():
-                pipe.publish(self.keys.changes, f"{game_id} {tail.version}")
-        pipe.execute()
-        if cluster:
-            for game_id, (_, tail, _, _) in saved.items():
-                self.redis.publish(self.keys.changes, f"{game_id} {tail.version}")
-        for game_id, (_, tail, current, _) in saved.items():
+        if len(pipe):
+            pipe.execute()
+        for game_id, (was, tail, current, _) in saved.items():
             known = self.known.get(game_id)
             if current["status"] in OVER:
                 self.known.forget(game_id)  # nothing more to come
             elif known is not None and known.version == tail.version:
-                self.known.put(game_id, Known(known.version, known.table, current["status"]))
+                next_look = live.get(game_id, was.next_look)
+                self.known.put(
+                    game_id, Known(known.version, known.table, current["status"], next_look)
+                )
 
     def wake(self, game_id, current, version, at_ms, before=None):
         """Schedule what the game now waits for: bot turns (now), bot reactions (after
@@ -451,7 +470,12 @@ class Projector:
     def poll(self, block_ms=1000, count=200, pending=False):
         """Read one batch of notifications, project the games they name (each once,
         whichever feeds name it), acknowledge them. Returns how many notifications were
-        handled. `block_ms` None or 0: do not wait for notifications."""
+        handled. `block_ms` None or 0: do not wait for notifications. While the feed
+        keeps it busy, the next batch comes in the previous batch's writes' round trip
+        (read ahead), not a round trip of its own."""
+        ahead, self._read_ahead = self._read_ahead, None
+        if ahead and not pending:
+            return self._handle(ahead, count)
         start = "0" if pending else ">"
         batches = self.redis.xreadgroup(
             GROUP,
@@ -460,22 +484,26 @@ class Projector:
             count=count,
             block=None if pending or not block_ms else block_ms,
         )
-        return self._handle(batches or [])
+        return self._handle(batches or [], None if pending else count)
 
-    def _handle(self, batches):
+    def _handle(self, batches, read_ahead=None):
         """Project the games that [(feed, entries)] of notifications name, then
-        acknowledge them. An entry trimmed from the feed comes without fields (and, from
-        XAUTOCLAIM on Redis 6.2, without an id)."""
+        acknowledge them (in the writes' round trip when it goes, with a read of the
+        feed's next `read_ahead` notifications if given). An entry trimmed from the feed
+        comes without fields (and, from XAUTOCLAIM on Redis 6.2, without an id)."""
         named = [fields[b"g"].decode() for _, entries in batches for _, fields in entries if fields]
+        acks = Acks(batches)
+        if read_ahead:
+            acks.read_ahead = (self.consumer, {feed: ">" for feed in self._feeds()}, read_ahead)
         if named:
-            self.project_many(named)
-        pipe = self.redis.pipeline(transaction=False)
-        for feed, entries in batches:
-            ids = [entry_id for entry_id, _ in entries if entry_id is not None]
-            if ids:
-                pipe.xack(feed, GROUP, *ids)
-        if len(pipe):
-            pipe.execute()
+            self.project_many(named, acks)
+            self._read_ahead = acks.ahead
+        if not acks.sent:  # nothing was written, or the writes' round trip failed
+            pipe = self.redis.pipeline(transaction=False)
+            acks.queue(pipe)
+            if len(pipe):
+                pipe.execute()
+            acks.sent = True
         return sum(len(entries) for _, entries in batches)
 
     def claim_orphans(self):
@@ -507,8 +535,9 @@ class Projector:
     def run(self, stop=lambda: False, block_ms=1000):
         """Follow the feed until `stop()` is true: first what this consumer left
         unacknowledged and what dead projectors left, then new notifications, with
-        one bounded step of the sweep after each read, so projection never waits for
-        more than a step (while steps are full, the feed is read without waiting)."""
+        one bounded step of the sweep after a read (at most every sweep_step_seconds
+        while the feed keeps it busy), so projection never waits for more than a step
+        (while steps are full, the feed is read without waiting)."""
         self.join_group()
         self.migrate_live()
         while self.poll(pending=True):
@@ -516,16 +545,57 @@ class Projector:
         self.claim_orphans()
         last_claim = time.monotonic()
         more_due = False
+        next_step = 0.0
         while not stop():
             try:
                 self.poll(block_ms=0 if more_due else block_ms)
-                more_due = self.sweep_due() >= self.sweep_batch
+                if more_due or time.monotonic() >= next_step:  # not a round trip a batch
+                    more_due = self.sweep_due() >= self.sweep_batch
+                    next_step = time.monotonic() + self.sweep_step_seconds
                 if time.monotonic() - last_claim > self.claim_every:
                     self.claim_orphans()
                     last_claim = time.monotonic()
             except Exception:  # one bad game must not stop every other game's views
                 log.exception("projection failed; retrying")
                 time.sleep(0.5)
+        ahead, self._read_ahead = self._read_ahead, None
+        if ahead:  # read, so pending on this consumer: project it now, not after a claim
+            try:
+                self._handle(ahead)
+            except Exception:  # left pending: another projector claims it, the sweep repairs
+                log.exception("could not project what was read ahead before stopping")
+
+
+class Acks:
+    """The feed entries of one read, to acknowledge once their games are written; and,
+    when `read_ahead` is set ((consumer, streams, count)), a read of the next batch to
+    send along (`ahead`: its answer, None if not read)."""
+
+    def __init__(self, batches):
+        self.ids = {}
+        for feed, entries in batches:
+            ids = [entry_id for entry_id, _ in entries if entry_id is not None]
+            if ids:
+                self.ids[feed] = ids
+        self.sent = False
+        self.read_ahead = None
+        self.ahead = None
+        self._reading = False
+
+    def queue(self, pipe, ahead=False):
+        """Queue the XACKs on `pipe`, after whatever is queued there already, and the
+        read ahead if asked for (`ahead`) and set."""
+        for feed, ids in self.ids.items():
+            pipe.xack(feed, GROUP, *ids)
+        self._reading = bool(ahead and self.read_ahead)
+        if self._reading:
+            consumer, streams, count = self.read_ahead
+            pipe.xreadgroup(GROUP, consumer, streams, count=count)  # no BLOCK: what is there
+
+    def take(self, answers):
+        """The answers of what `queue` queued."""
+        if self._reading and not isinstance(answers[-1], Exception):
+            self.ahead = answers[-1] or None
 
 
 @contextmanager

@@ -24,8 +24,9 @@ def rebuild(d, jobs=1, progress=iter, batch=None):
     batch = batch or max(1, min(REBUILD_BATCH, len(game_ids) // (4 * jobs)))
     batches = [game_ids[i : i + batch] for i in range(0, len(game_ids), batch)]
     shown = iter(progress(game_ids))
-    # fork: the processes start with every module already imported (Linux, as deployed).
-    with multiprocessing.get_context("fork").Pool(jobs, _start, (d.config,)) as pool:
+    # forkserver, not fork: a process forked from one with threads (a web app's, a test
+    # run's) can inherit a lock another thread held and hang; the test suite's did.
+    with multiprocessing.get_context("forkserver").Pool(jobs, _start, (d.config,)) as pool:
         for done in pool.imap_unordered(_rebuild_batch, batches):
             for _ in range(done):
                 next(shown, None)

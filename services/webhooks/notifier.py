@@ -4,7 +4,8 @@ The projector calls `notify` with the table before a batch and the batch, before
 writes the read models: a crash after this leaves jobs whose notifications the next
 projection derives again with the same ids, and delivery drops those duplicates. A
 game with no webhook costs one HGETALL (a projector batch reads every game's in one
-round trip: `hooks`). Nothing here may stop a projection.
+round trip: `hooks`, or with its tails: `queue_hooks`). Nothing here may stop a
+projection.
 """
 
 import logging
@@ -33,6 +34,24 @@ class Notifier:
         except Exception:  # a webhook problem must never hold up the game's views
             log.exception("could not read the webhooks of %d games", len(game_ids))
             return {}
+
+    def queue_hooks(self, pipe, game_ids):
+        """`hooks` queued on the caller's pipeline (the projector reads them with the
+        games' tails); returns the function that reads them from that pipeline's answers
+        (executed with raise_on_error=False), {} when they could not be read."""
+        read = self.subscriptions.queue_active(pipe, game_ids)
+
+        def read_hooks(answers):
+            try:
+                for answer in answers:
+                    if isinstance(answer, Exception):
+                        raise answer
+                return read(answers)
+            except Exception:  # a webhook problem must never hold up the game's views
+                log.exception("could not read the webhooks of %d games", len(answers) // 2)
+                return {}
+
+        return read_hooks
 
     def notify(self, game_id, before, records, hooks=None):
         """Enqueue a delivery per (webhook, notification) of the stored `records`

@@ -47,14 +47,25 @@ class Subscriptions:
         """{game_id: active(game_id)} of several games in one round trip (a projector
         batch's games)."""
         pipe = self.redis.pipeline(transaction=False)
+        read = self.queue_active(pipe, game_ids)
+        return read(pipe.execute())
+
+    def queue_active(self, pipe, game_ids):
+        """Queue `active_many(game_ids)` on a pipeline that also carries other commands;
+        returns the function that turns the answers of these commands into its result."""
+        game_ids = list(game_ids)
         for game_id in game_ids:
             pipe.hgetall(self.keys.webhooks(game_id))
             pipe.hgetall(self.keys.webhook_health(game_id))
-        answers = pipe.execute()
-        return {
-            game_id: _unpaused(answers[2 * i], answers[2 * i + 1])
-            for i, game_id in enumerate(game_ids)
-        }
+
+        def read(answers):
+            hashes = [_hash(answer) for answer in answers]
+            return {
+                game_id: _unpaused(hashes[2 * i], hashes[2 * i + 1])
+                for i, game_id in enumerate(game_ids)
+            }
+
+        return read
 
     def paused(self, game_id, subscriber):
         return bool(self.redis.hexists(self.keys.webhook_health(game_id), f"paused:{subscriber}"))
@@ -83,3 +94,11 @@ def _unpaused(raw, health):
         for name, hook in raw.items()
         if f"paused:{name.decode()}".encode() not in health
     }
+
+
+def _hash(answer):
+    """An HGETALL's answer as a dict, also from a pipeline that leaves Redis' answers
+    unparsed (the projector's tails pipeline: [field, value, ...])."""
+    if isinstance(answer, dict):
+        return answer
+    return dict(zip(answer[::2], answer[1::2], strict=True))

@@ -17,7 +17,19 @@ from shared.bots import ismcts, random_bot
 from shared.bots.ismcts import MAX_THINK_MS, MIN_THINK_MS, THINK_MS
 
 LEVELS = ("random", "greedy", "ismcts")
-__all__ = ["LEVELS", "MAX_THINK_MS", "MIN_THINK_MS", "THINK_MS", "choose", "game_module", "react"]
+# Levels whose choice reads nothing but the order of the view's legal commands: no
+# feed, and no other field, so a caller may give them no feed (docs/operations.md).
+LEGAL_ONLY = ("random",)
+__all__ = [
+    "LEGAL_ONLY",
+    "LEVELS",
+    "MAX_THINK_MS",
+    "MIN_THINK_MS",
+    "THINK_MS",
+    "choose",
+    "game_module",
+    "react",
+]
 
 
 def game_module(game):

@@ -39,7 +39,7 @@ def test_a_long_poll_answers_once_a_move_passes_its_version(app, projector):
     assert response.get_json()["version"] > version
 
 
-def test_a_long_poll_that_waits_asks_the_projected_version_with_its_first_read(
+def test_a_long_poll_that_waits_asks_no_projected_version_its_view_holds_it(
     app, deps, projector, monkeypatch
 ):
     client = app.test_client()

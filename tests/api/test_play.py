@@ -1,5 +1,7 @@
 """The REST contract, in-process: create, claim, view, command, events, lobby."""
 
+import pytest
+
 from shared import jsonutil
 from shared.games import alebrijes
 from tests.helpers import humans
@@ -179,3 +181,43 @@ def test_a_command_body_is_parsed_once(client, monkeypatch):
     )
     assert response.status_code == 200, response.get_json()
     assert parsed.count(body) == 1
+
+
+QUERIES = [
+    "",
+    "?after=3",
+    "?after=3&wait=5",
+    "?wait=30&after=0",
+    "?wait=0",
+    "?after=007",
+    "?after=9223372036854775807",  # the largest version: 19 digits, through webargs
+    "?after=9223372036854775808",
+    "?after=" + "9" * 5000,
+    "?after=-1",
+    "?after=",
+    "?after=1.5",
+    "?after=%C2%B2",  # a digit, but not an ASCII one
+    "?wait=31",
+    "?wait=2.5",
+    "?wait=" + "9" * 5000,
+    "?after=1&after=2",
+    "?other=1",
+    "?after=x",
+]
+
+
+@pytest.mark.parametrize("query", QUERIES)
+def test_the_view_query_is_read_as_webargs_reads_it(app, query):
+    """play.view_query reads plain numbers itself: the same query, or the same 400."""
+    from werkzeug.exceptions import HTTPException
+
+    from services.api import play
+
+    def outcome(read):
+        with app.test_request_context(f"/v1/games/g/view{query}"):
+            try:
+                return read()
+            except HTTPException as error:
+                return error.code, getattr(error, "data", None)
+
+    assert outcome(play.view_query) == outcome(lambda: play._parsed(play.VIEW_QUERY))

@@ -11,6 +11,14 @@ from tests.integration.test_worker import run_until_quiet
 
 FOUR_BOTS = [{"bot": "random"}] * 4
 ONE_HUMAN = [{"name": "ana"}, *[{"bot": "random"}] * 3]
+MIXED = [{"bot": "random"}, {"bot": "greedy"}] * 2  # greedy reads its feed, random not
+
+
+def expected_feed(level, projected, records, seat):
+    """What the events endpoint shows `seat` (none for a bot that reads no feed)."""
+    if level in bots.LEGAL_ONLY:
+        return []
+    return [table.event_as_seen(projected, r, seat) for r in records]
 
 
 @pytest.fixture
@@ -109,8 +117,8 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
 ):
     """One move an append: before every decision, project the game; the view handed to
     the bot is its seat's read model, byte for byte, and its feed is what the events
-    endpoint shows that seat. Meanwhile the projector enqueues no job: the chain holds
-    the game."""
+    endpoint shows that seat (random bots read none, and get none). Meanwhile the
+    projector enqueues no job: the chain holds the game."""
     monkeypatch.setattr(chain, "MAX_MOVES", 100_000)
     monkeypatch.setattr(chain, "BATCH", 1)
     real_choose = bots.choose
@@ -121,15 +129,16 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
         seat = view["seat"]
         stored = deps.redis.get(deps.keys.view(game_id, seat))
         assert jsonutil.dumps(view) == stored and view["version"] == version
+        assert view == jsonutil.loads(stored)
         _, projected = deps.service.load(game_id)
         records = deps.store.read(game_id, limit=version)
-        assert feed == [table.event_as_seen(projected, r, seat) for r in records]
+        assert feed == expected_feed(level, projected, records, seat)
         assert deps.queue.get_jobs() == []
         checked.append(seat)
         return real_choose(level, view, feed, rng, think_ms)
 
     monkeypatch.setattr(bots, "choose", spy)
-    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 7, "rounds": 1})["id"]
+    game_id = deps.service.create("alebrijes", MIXED, {"seed": 7, "rounds": 1})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
     assert jobs.play_bot_turn(game_id, seat, version) == "moved"
     assert set(checked) == {0, 1, 2, 3}
@@ -146,21 +155,23 @@ def test_moves_decided_before_one_append_see_what_the_read_models_show_at_their_
     decided = []
 
     def spy(level, view, feed, rng, think_ms=None):
-        decided.append((view, list(feed)))
+        decided.append((level, view, list(feed)))
         return real_choose(level, view, feed, rng, think_ms)
 
     monkeypatch.setattr(bots, "choose", spy)
-    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 9, "rounds": 1})["id"]
+    game_id = deps.service.create("alebrijes", MIXED, {"seed": 9, "rounds": 1})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
     assert jobs.play_bot_turn(game_id, seat, version) == "moved"
     records = deps.store.read(game_id)
     assert len(decided) == len(commanded(deps, game_id)) > chain.BATCH
-    for view, feed in decided:
+    for level, view, feed in decided:
         at = view["version"]
         then = table.fold((r.event, r.at) for r in records[:at])
         models = read_models(then, at)
         assert jsonutil.dumps(view) == jsonutil.dumps(models[view["seat"]])
-        assert feed == [table.event_as_seen(then, r, view["seat"]) for r in records[:at]]
+        assert view == jsonutil.loads(jsonutil.dumps(models[view["seat"]]))
+        assert feed == expected_feed(level, then, records[:at], view["seat"])
+    assert {level for level, _, _ in decided} == {"random", "greedy"}
 
 
 def test_a_chain_beaten_to_a_move_stops_without_moving_twice_and_wakes_the_next_bot(

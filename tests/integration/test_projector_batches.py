@@ -138,3 +138,174 @@ def test_the_active_webhooks_of_many_games_in_one_round_trip(deps):
     many = subscriptions.active_many(ids)
     assert many == {g: subscriptions.active(g) for g in ids}
     assert list(many[ids[0]]) == ["game"] and many[ids[1]] == {}
+
+
+def published(pubsub):
+    """The "views changed" messages a subscriber heard so far, as (game_id, version)."""
+    heard = []
+    while (message := pubsub.get_message(timeout=0.2)) is not None:
+        if message["type"] == "message":
+            game_id, version = message["data"].decode().split()
+            heard.append((game_id, int(version)))
+    return heard
+
+
+def test_the_write_tells_the_api_processes_only_when_it_writes(deps):
+    projector = Projector(deps.store, consumer="p")
+    pubsub = deps.redis.pubsub()
+    pubsub.subscribe(deps.keys.changes)
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 7})["id"]
+    old_version, old_table = deps.service.load(game_id)
+    move(deps, game_id)
+    projector.project(game_id)
+    assert published(pubsub) == [(game_id, deps.store.version(game_id))]
+    assert projector._save(game_id, old_table, old_version) is False  # refused: older
+    projector.project(game_id)  # nothing new
+    assert published(pubsub) == []
+    pubsub.close()
+
+
+def test_notifications_with_nothing_to_write_are_acknowledged_too(deps):
+    projector = Projector(deps.store, consumer="p")
+    projector.join_group()
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 8})["id"]
+    move(deps, game_id, 2)
+    projector.project(game_id)  # the three notifications now name nothing new
+    assert projector.poll(block_ms=None) == 3
+    assert projector.poll(pending=True) == 0
+
+
+def test_a_webhook_read_that_fails_does_not_hold_up_the_views(deps):
+    projector = deps.projector(consumer="p")
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 9})["id"]
+    deps.redis.set(deps.keys.webhooks(game_id), "not a hash")  # HGETALL answers WRONGTYPE
+    move(deps, game_id)
+    assert projector.project(game_id) == deps.store.version(game_id)
+    assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)
+
+
+def test_the_sweeps_next_look_is_pushed_out_only_once_half_of_it_is_gone(deps, monkeypatch):
+    now = [1_000_000]
+    monkeypatch.setattr("services.projector.projector._now_ms", lambda: now[0])
+    projector = Projector(deps.store, consumer="p")
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 10})["id"]
+    projector.project(game_id)
+    first = now[0] + projector.sweep_ms
+    assert deps.redis.zscore(deps.keys.live, game_id) == first
+    now[0] += projector.sweep_ms // 2 - 1
+    move(deps, game_id)
+    projector.project(game_id)
+    assert deps.redis.zscore(deps.keys.live, game_id) == first  # no ZADD for this move
+    now[0] += 2
+    move(deps, game_id)
+    projector.project(game_id)
+    assert deps.redis.zscore(deps.keys.live, game_id) == now[0] + projector.sweep_ms
+
+
+class SweepCounter(Projector):
+    def __init__(self, store, stop_after):
+        super().__init__(store, consumer="sweeps")
+        self.sweeps = 0
+        self.polls = 0
+        self.stop_after = stop_after
+
+    def poll(self, block_ms=1000, count=200, pending=False):
+        self.polls += not pending
+        return super().poll(block_ms=block_ms, count=count, pending=pending)
+
+    def sweep_due(self):
+        self.sweeps += 1
+        return super().sweep_due()
+
+    def stop(self):
+        return self.polls >= self.stop_after
+
+
+def test_a_sweep_step_follows_a_read_of_the_feed_at_most_every_step_interval(deps):
+    rare = SweepCounter(deps.store, stop_after=5)
+    rare.sweep_step_seconds = 3600
+    rare.run(stop=rare.stop, block_ms=1)
+    assert (rare.polls, rare.sweeps) == (5, 1)
+    every = SweepCounter(deps.store, stop_after=5)
+    every.sweep_step_seconds = 0
+    every.run(stop=every.stop, block_ms=1)
+    assert (every.polls, every.sweeps) == (5, 5)
+
+
+def test_a_batch_costs_three_round_trips_and_two_while_the_feed_keeps_coming(
+    real_redis, keys, monkeypatch
+):
+    """A read of the feed, the tails (with the stored versions and the webhooks), and
+    the writes (with the PUBLISH, the XACK and a read of the feed's next batch): when a
+    move came in meanwhile, that read ahead is the next batch's read."""
+    from redis.connection import AbstractConnection
+
+    from tests.integration.conftest import build_deps
+
+    d = build_deps(real_redis, keys)
+    projector = d.projector(consumer="p")
+    projector.join_group()
+    first, second = (
+        d.service.create("alebrijes", humans("a", "b"), {"seed": s})["id"] for s in (11, 12)
+    )
+    projector.poll(block_ms=None)
+    fold = projector._fold
+
+    moving = []
+
+    def fold_while_the_other_game_moves(game_id, *args):
+        if game_id == first:
+            moving.append(True)  # the move's own round trips are not the projector's
+            move(d, second)  # between this batch's read and its writes
+            moving.clear()
+        return fold(game_id, *args)
+
+    monkeypatch.setattr(projector, "_fold", fold_while_the_other_game_moves)
+    move(d, first)
+    trips = []
+    send = AbstractConnection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        if not moving:
+            trips.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    assert projector.poll(block_ms=None) == 1  # the first game's move
+    assert len(trips) == 3
+    del trips[:]
+    assert projector.poll(block_ms=None) == 1  # the second's, read ahead
+    assert len(trips) == 2
+    monkeypatch.undo()
+    assert projector.poll(pending=True) == 0
+    for game_id in (first, second):
+        assert stored(d, d.keys.view(game_id, 1))["version"] == d.store.version(game_id)
+
+
+def test_a_projector_that_stops_projects_what_it_read_ahead_first(deps):
+    """Read ahead is read: pending on this consumer, whose name dies with the process.
+    Left there, it would wait for another projector's claim (30 s) or the sweep."""
+    projector = Projector(deps.store, consumer="p")
+    projector.join_group()
+    first, second = (
+        deps.service.create("alebrijes", humans("a", "b"), {"seed": s})["id"] for s in (13, 14)
+    )
+    fold = projector._fold
+    moves = [second, first]  # a move of each made during the first read's folds
+
+    def fold_while_another_game_moves(game_id, *args):
+        if moves:
+            move(deps, moves.pop())
+        return fold(game_id, *args)
+
+    projector._fold = fold_while_another_game_moves
+    loops = []
+
+    def stop():
+        loops.append(True)
+        return len(loops) > 1  # one time round the loop: it ends holding a read ahead
+
+    projector.run(stop=stop, block_ms=1)
+    assert projector.poll(pending=True) == 0
+    for game_id in (first, second):
+        assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)

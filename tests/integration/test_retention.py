@@ -8,6 +8,7 @@ import pytest
 from services.api import create_app
 from services.projector.projector import Projector
 from services.projector.retention import Retention
+from services.webhooks.subscriptions import Subscriptions
 from shared import jsonutil, table
 from tests.api.test_play import auth
 from tests.api.test_replays import finish
@@ -69,6 +70,18 @@ def test_finishing_a_game_sets_its_read_models_to_expire_a_week_after_its_last_e
     assert deps.redis.ttl(deps.keys.events(game["id"])) == -1  # the truth is kept
     assert current["status"] == "finished"
     assert deps.redis.zscore(deps.keys.live, game["id"]) is None
+
+
+def test_a_finished_games_webhooks_expire_with_its_read_models(deps, client):
+    game = create(client)
+    subscriptions = Subscriptions(deps.redis, deps.keys)
+    subscriptions.register(game["id"], "game", "https://example.test/a", ["game_ended"])
+    subscriptions.dead_lettered(game["id"], "game", pause_after=5)  # a health entry
+    deps.service.clock = lambda: time.time() - 3 * 24 * 3600  # it ended 3 days ago
+    finish(deps, game["id"])
+    projector(deps).project(game["id"])
+    for key in (deps.keys.webhooks(game["id"]), deps.keys.webhook_health(game["id"])):
+        assert 4 * DAY_MS - 3600_000 < deps.redis.pttl(key) <= 4 * DAY_MS, key
 
 
 def test_a_game_still_being_played_keeps_its_read_models(deps, client):

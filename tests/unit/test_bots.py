@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from shared import bots
+from services.tournament import Game
+from shared import bots, jsonutil
 from shared.bots import ismcts
 from tests.bot_cases import CASE_PARAMS, TickClock, decision_points
 
@@ -99,3 +100,26 @@ def test_the_bots_import_nothing_that_can_read_a_table():
     assert "shared.bots.ismcts" in loaded
     bad = [m for m in loaded if m.startswith(FORBIDDEN) or m.split(".")[0] in FORBIDDEN_TOP]
     assert bad == []
+
+
+@pytest.mark.parametrize("case", CASE_PARAMS)
+def test_a_legal_only_level_chooses_the_same_from_the_view_as_built_as_from_its_json(case):
+    """A bot chain hands bots.LEGAL_ONLY levels (random) table.view as built, without the
+    JSON round trip the read model goes through (services/worker/chain.py). Over a
+    whole seeded game, at every turn, that view equals the read model's value (JSON
+    types only: a tuple would not equal its list) and the choice is the same."""
+    assert bots.LEGAL_ONLY == ("random",)
+    with case.installed():
+        played = Game(case.game, ["random"] * 3, "as built", options=case.options)
+        turns = 0
+        while played.step():
+            seat = played.turn_seat()
+            if seat is None:
+                continue
+            view = played.view(seat)
+            parsed = jsonutil.loads(jsonutil.dumps(view))
+            assert view == parsed
+            choices = [bots.choose("random", v, [], random.Random(turns)) for v in (view, parsed)]
+            assert choices[0] == choices[1]
+            turns += 1
+        assert played.table["status"] == "finished" and turns > 10

@@ -114,3 +114,24 @@ def test_folding_without_times_gives_no_deadlines():
         "salt",
     )
     assert table.deadlines(table.fold(events)) == [None, None]
+
+
+@pytest.mark.parametrize("game", ["alebrijes", "alien", "alakablast", "abluxxen"])
+def test_play_folded_answers_plays_events_and_the_table_they_fold_to(game):
+    import random
+
+    from shared import games
+
+    rng = random.Random(7)
+    current, at, checked = opened(game, seats=3, at=1000), 1000, 0
+    current = then(current, [table.resign(current, 2)[0]], at)  # a bot plays seat 2
+    while current["status"] == "active" and checked < 400:
+        at += 250
+        seat = table.to_act(current)[0]
+        command = rng.choice(games.get(game).legal(current["rules"], seat))
+        by = "bot" if current["seats"][seat]["bot"] else "holder"
+        events, after = table.play_folded(current, seat, command, by, at)
+        assert events == table.play(current, seat, command, by)
+        assert after == then(current, events, at)
+        current, checked = after, checked + 1
+    assert current["status"] == "finished"  # the game-ending move was checked too

@@ -4,8 +4,6 @@ A code is colour + number, with a trailing `*` when the card carries the Ollin
 symbol: `B3`, `B3*`. Jokers are `J1`..`J5` and never carry the Ollin symbol.
 """
 
-from collections import Counter
-
 COLOURS = ["B", "G", "P", "O"]  # the colour circle: blue, green, pink, orange, back to blue
 JOKER = "J"
 NUMBERS = [1, 2, 3, 4, 5]
@@ -54,7 +52,15 @@ def next_colour(colour_):
 
 def sort_key(card):
     """Hand order: by colour (jokers last), then number, the Ollin copy after the plain ones."""
+    key = _HAND_ORDER.get(card)
+    return key if key is not None else _hand_order(card)
+
+
+def _hand_order(card):
     return (_SORT_COLOURS.index(card[0]), number(card), has_ollin(card))
+
+
+_HAND_ORDER = {card: _hand_order(card) for card in CODES}  # every code's key, worked out once
 
 
 def sorted_cards(cards):
@@ -63,16 +69,16 @@ def sorted_cards(cards):
 
 
 def remove_cards(hand, cards):
-    """The hand without `cards` (a multiset), or None when the hand does not hold them all."""
-    wanted, held = Counter(cards), Counter(hand)
-    if any(held[card] < count for card, count in wanted.items()):
-        return None
-    rest = []
-    for card in hand:
-        if wanted[card]:
-            wanted[card] -= 1
-        else:
-            rest.append(card)
+    """The hand without `cards` (a multiset), or None when the hand does not hold them all.
+
+    Each card goes from its first place in the hand; copies of a code are alike, so
+    this is the hand in its order less one copy per card named."""
+    rest = list(hand)
+    for card in cards:
+        try:
+            rest.remove(card)
+        except ValueError:
+            return None
     return rest
 
 

@@ -4,12 +4,14 @@ A combination is described by a dict {"colour", "number", "count"}; the table
 holds the last one played, with its cards and seat added.
 """
 
+import functools
 from collections import Counter
 
 from ..base import RuleError
 from .cards import COLOURS, JOKER, NUMBERS, colour, has_ollin, is_joker, next_colour, number
 
 OLLIN_EFFECTS = ["none", "others_draw", "lay_aside"]
+_MOST_CARDS = 7  # of one number in a set: two plain copies, one with Ollin, four jokers
 
 
 def combination(cards, named_colour):
@@ -89,29 +91,51 @@ def possible_plays(hand, table):
     """Every distinct play from the hand that may go on the table, as (cards, named colour).
 
     The named colour is None unless every card is a joker. Cards are in hand order.
+    A play's colour, number and count are known before its cards are listed, so only
+    the plays that beat the table are built.
     """
-    held = Counter(hand)
+    held = Counter(hand).get  # .get: a Counter's own lookup calls __missing__ for a card not held
+    beating = None if table is None else _beating(table["colour"], table["number"], table["count"])
     plays = []
     for number_ in NUMBERS:
-        jokers = held[f"{JOKER}{number_}"]
+        joker = _JOKERS[number_]
+        jokers = held(joker, 0)
         for colour_ in COLOURS:
-            plain, starred = held[f"{colour_}{number_}"], held[f"{colour_}{number_}*"]
-            for p in range(plain + 1):
-                for s in range(starred + 1):
+            plain, starred = _CODES[colour_, number_]
+            plains, starreds = held(plain, 0), held(starred, 0)
+            if not (plains or starreds):
+                continue  # jokers only: below, once per named colour
+            if beating is None:
+                counts = None  # any count: the table is empty
+            elif (colour_, number_) in beating:
+                counts = beating[colour_, number_]
+            else:
+                continue  # no play of this colour and number beats the table
+            for p in range(plains + 1):
+                for s in range(starreds + 1):
                     for j in range(jokers + 1):
-                        if p + s == 0:
-                            continue  # jokers only: below, once per named colour
-                        cards = (
-                            [f"{colour_}{number_}"] * p
-                            + [f"{colour_}{number_}*"] * s
-                            + [f"{JOKER}{number_}"] * j
-                        )
-                        plays.append((cards, None))
+                        if (p or s) and (counts is None or p + s + j in counts):
+                            plays.append(([plain] * p + [starred] * s + [joker] * j, None))
         for j in range(1, jokers + 1):
             for colour_ in COLOURS:
-                plays.append(([f"{JOKER}{number_}"] * j, colour_))
-    return [
-        (cards, named)
-        for cards, named in plays
-        if beating_error(table, combination(cards, named)) is None
-    ]
+                if beating is None or j in beating.get((colour_, number_), ()):
+                    plays.append(([joker] * j, colour_))
+    return plays
+
+
+_CODES = {(c, n): (f"{c}{n}", f"{c}{n}*") for c in COLOURS for n in NUMBERS}  # plain, Ollin
+_JOKERS = {n: f"{JOKER}{n}" for n in NUMBERS}
+
+
+@functools.cache
+def _beating(colour_, number_, count):
+    """{(colour, number): the counts} of every play that beats that combination on the
+    table, as beating_error says (at most 140 tables can be: each is worked out once)."""
+    table = {"colour": colour_, "number": number_, "count": count}
+    beating = {}
+    for c in COLOURS:
+        for n in NUMBERS:
+            for k in range(1, _MOST_CARDS + 2):  # one more: blue beats orange with one more card
+                if beating_error(table, {"colour": c, "number": n, "count": k}) is None:
+                    beating.setdefault((c, n), set()).add(k)
+    return {pair: frozenset(counts) for pair, counts in beating.items()}
