@@ -9,7 +9,8 @@ tournament's in-process table), so the views and feeds are real. At each positio
 search's own code samples a world and plays it out from greedy's command, for
 --seconds of wall time. Prints, per game, the median over positions of play-outs per
 second and of ms per play-out. A bot module with `evaluate` cuts its play-outs short
-after HORIZON commands, as the search does; --full plays them to the end. With
+after HORIZON commands (or at `cut`: Alien), as the search does; --full plays them to
+the end. With
 --compare, each position is measured with the search's folds on its own copy
 (ismcts.FOLD_IN_PLACE) and with evolve (a copy of the state per event), interleaved
 (A,B then B,A), and the ratio's median is printed too.

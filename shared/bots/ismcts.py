@@ -16,16 +16,22 @@ The seat knows only its view and its feed. The search repeats, while time lasts:
 3. score each end for the seat: its share of the victory (1/len(winners) when it is a
    winner), with SCORE_WEIGHT of the reward from the rank of its score. A bot module
    with `evaluate(state, seat)` and HORIZON has its play-outs cut short after HORIZON
-   commands: `evaluate` reads the world's standing as a reward from 0 to 1.
+   commands: `evaluate` reads the world's standing as a reward from 0 to 1. With
+   `cut(state, seat)` too, a play-out is read earlier, as soon as cut says the world
+   is at a point evaluate reads well (Alien: the seat's next turn begins).
 
 The answer is the candidate whose reward beat greedy's choice by the most on the
-worlds both were played in (at least MIN_WORLDS, and by more than CONFIDENCE standard
-errors of the mean gain), else greedy's choice.
+worlds both were played in (at least MIN_WORLDS, by more than CONFIDENCE standard
+errors of the mean gain, and by more than the bot module's MIN_GAIN), else greedy's
+choice.
 
 The bot module's interface: `greedy`, `reflex`, `sample` (required); `rank`,
-`evaluate` with `HORIZON`, `CONFIDENCE` (optional, defaults above). The rules module's: a game with
+`evaluate` with `HORIZON`, `cut`, `CONFIDENCE`, `MIN_GAIN` (optional,
+defaults above; MIN_GAIN 0). The rules module's: a game with
 `evolve_in_place` (base.py) is played out on one copy of the world per play-out, its
-events folded into it; any other with `evolve`, which copies the state at every event.
+events folded into it; any other with `evolve`, which copies the state at every event;
+a game with reflexes and `reflex_commands` has each seat's reflexes listed by it at
+every step, rather than by filtering `legal`.
 
 Speed (bench/playouts.py, whole play-outs per second, median of 6 positions, 2 players,
 1 December 2026, load average 10.6 to 11.2 on the shared 2 cores, three interleaved
@@ -40,7 +46,9 @@ against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games
 0.415 [0.349, 0.484] at 3 (fair 0.33, 200 games); Abluxxen 0.710 [0.644, 0.768] at 2
 (200 games, load 6 to 7), 0.780 [0.689, 0.850] at 3 (100 games, load 2 to 4);
 Alakablast 0.713 [0.646, 0.771] at 2 (200 games, load 3 to 6), 0.518 [0.449, 0.587]
-at 3 (200 games, load 6 to 8). docs/bots.md has the commands.
+at 3 (200 games, load 6 to 8); Alien, its play-outs read by `evaluate` at `cut`, 0.568
+[0.519, 0.615] at 2 (seeds 1 and 2, 400 games, load 6 to 10), 0.358 [0.317, 0.401] at 3
+(500 games: not yet over fair). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only
@@ -124,8 +132,10 @@ def search(view, feed, rng, think_ms=None, clock=None, rollout="greedy"):
         search.rng = rng
         if collecting:
             gc.enable()
-    # A bot module may set its own CONFIDENCE (Alien's luck-heavy play-outs need more).
-    return _best(favourite, gains.values(), getattr(search.bots, "CONFIDENCE", CONFIDENCE))
+    # A bot module may set its own CONFIDENCE and MIN_GAIN (Alien: its evaluate's small
+    # gains are not real ones).
+    confidence = getattr(search.bots, "CONFIDENCE", CONFIDENCE)
+    return _best(favourite, gains.values(), confidence, getattr(search.bots, "MIN_GAIN", 0.0))
 
 
 def _candidates(bots, view, feed, rng):
@@ -143,11 +153,11 @@ def _candidates(bots, view, feed, rng):
     return ranked
 
 
-def _best(favourite, gains, confidence=CONFIDENCE):
+def _best(favourite, gains, confidence=CONFIDENCE, min_gain=0.0):
     """The command whose mean gain over greedy's choice is the largest, if it is above
-    `confidence` standard errors of that mean (and measured on MIN_WORLDS worlds at
-    least); else greedy's choice."""
-    best, margin = favourite, 0.0
+    `confidence` standard errors of that mean and above `min_gain` (and measured on
+    MIN_WORLDS worlds at least); else greedy's choice."""
+    best, margin = favourite, min_gain
     for command, diffs in gains:
         n = len(diffs)
         if n < MIN_WORLDS:
@@ -192,6 +202,9 @@ class Search:
         # The rules' own options, as a play-out's minimal views carry them.
         self.options = {k: v for k, v in view["options"].items() if k in self.rules.OPTIONS}
         self.reflexes = getattr(self.rules, "REFLEXES", ())
+        # A game's reflex_commands lists a seat's reflexes without its turn commands:
+        # _reflex asks every seat at every step of a play-out.
+        self.reflex_commands = getattr(self.rules, "reflex_commands", None) or self._reflex_legal
         self.timers = getattr(self.rules, "table_timers", None)
         self.rng = rng
         self.policy = self._greedy if rollout == "greedy" else self._random
@@ -204,6 +217,9 @@ class Search:
         # HORIZON commands the play-out ends with evaluate's estimate of the reward.
         self.evaluate = getattr(self.bots, "evaluate", None)
         self.horizon = getattr(self.bots, "HORIZON", MAX_STEPS) if self.evaluate else MAX_STEPS
+        # ...and with `cut(state, seat)` too, it ends as soon as cut says the world is at
+        # a point evaluate reads well (Alien: when the seat's next turn begins).
+        self.cut = getattr(self.bots, "cut", None) if self.evaluate else None
 
     def play_out(self, world, command):
         """The seat's reward after it sends `command` in `world` and every seat then
@@ -212,11 +228,14 @@ class Search:
         if self.in_place is not None:
             world = clone(world)  # this play-out's own copy, folded in place
         state = self._apply(world, self.seat, command)
-        for _ in range(self.horizon):
+        cut = self.cut if self.evaluate is not None else None
+        for commands in range(self.horizon):
             self.budget.check()
             result = rules.result(state)
             if result is not None:
                 return self._reward(result)
+            if cut is not None and commands and cut(state, self.seat):
+                return self.evaluate(state, self.seat)
             state = self._step(state)
             if state is None:
                 return 1 / world["players"]  # stuck: a fair share
@@ -251,8 +270,8 @@ class Search:
         seats = list(range(state["players"]))
         self.rng.shuffle(seats)
         for seat in seats:
-            legal = rules.legal(state, seat)
-            if not any(c["type"] in self.reflexes for c in legal):
+            legal = self.reflex_commands(state, seat)
+            if not legal:
                 continue
             command = self.bots.reflex(self._view(state, seat, legal), [], self.rng)
             if command is not None:
@@ -261,6 +280,10 @@ class Search:
                 except RuleError:
                     continue
         return None
+
+    def _reflex_legal(self, state, seat):
+        """The reflexes among the seat's legal commands (a game without reflex_commands)."""
+        return [c for c in self.rules.legal(state, seat) if c["type"] in self.reflexes]
 
     def _greedy(self, state, seat, legal):
         return self.bots.greedy(self._view(state, seat, legal), [], self.rng)

@@ -46,6 +46,10 @@ Optional, for games with real-time parts (Alien):
 
     REFLEXES: tuple[str, ...]       command types a bot sends out of turn after its
                                     reaction delay (a claim, a stack), not at once
+    reflex_commands(state, seat) -> list
+        The commands of REFLEXES among legal(state, seat), in the same order, worked
+        out without the turn commands (a search asks every seat at every step); a
+        test checks it equals the filtered legal over whole games.
     table_timers(state) -> list     the table's own commands that wait on a clock:
         [{"key": str, "seconds": number, "command": dict}]; the service sends `command`
         as the table (seat None) `seconds` after `key` first appeared, unless it is gone

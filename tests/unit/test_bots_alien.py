@@ -249,6 +249,17 @@ def test_the_search_takes_a_bot_modules_own_confidence():
     assert ismcts._best("greedy's", gains, bot.CONFIDENCE) == "greedy's"
 
 
+def test_the_search_takes_a_bot_modules_own_least_gain():
+    """ismcts._best: a gain many standard errors above zero but under Alien's MIN_GAIN
+    leaves greedy's choice (its evaluate misjudges small gains); a larger one replaces it."""
+    small = [("other", [0.03, 0.04, 0.035, 0.04])]
+    large = [("other", [0.09, 0.1, 0.08, 0.1])]
+    assert 0.04 < bot.MIN_GAIN < 0.08
+    assert ismcts._best("greedy's", small, bot.CONFIDENCE) == "other"
+    assert ismcts._best("greedy's", small, bot.CONFIDENCE, bot.MIN_GAIN) == "greedy's"
+    assert ismcts._best("greedy's", large, bot.CONFIDENCE, bot.MIN_GAIN) == "other"
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_what_greedy_play_reveals_a_seat_lacks_is_true_and_the_sample_keeps_it(players):
     """Among greedy players who shout every right claim at once (as the tournament
@@ -296,3 +307,120 @@ def test_a_seat_that_did_not_capture_is_dealt_no_card_it_could_have_captured_wit
     assert memory.lacks[1] == {"A5"}
     memory.fold({"type": "played", "seat": 0, "card": "C46"})  # C14 left unclaimed
     assert memory.lacks[1] == {"A5", "A3"}  # 4 - 1 (1 + 4 is A5 already)
+
+
+@pytest.mark.parametrize(("players", "options"), [(2, {}), (3, {}), (3, {"no_math": True})])
+def test_reflex_commands_are_the_reflexes_among_the_legal_commands(players, options):
+    """The search's quick look at a seat's reflexes lists exactly what filtering legal
+    would, in the same order, at every step of random and greedy games."""
+    reflexes = 0
+    for policy in (random_policy, greedy_policy):
+        for tbl, _ in every_position("alien", players, policy, games=2, options=options):
+            state = tbl["rules"]
+            for seat in range(players):
+                quick = alien.reflex_commands(state, seat)
+                legal = alien.legal(state, seat)
+                assert quick == [c for c in legal if c["type"] in alien.REFLEXES]
+                reflexes += len(quick)
+    # no_math: no claims, so no windows and no stacks
+    assert reflexes == 0 if options.get("no_math") else reflexes > 20
+    assert alien.reflex_commands(alien.initial({"players": 2, "seed": "s"}), 0) == []
+
+
+def test_a_play_out_with_reflex_commands_ends_as_with_the_filtered_legal():
+    """The search's play-outs give the same rewards whether a seat's reflexes come from
+    reflex_commands or from filtering legal (whole play-outs, the same random numbers)."""
+    from services.tournament import Game
+
+    compared = 0
+    for seed in range(3):
+        game = Game("alien", ["greedy", "greedy", "greedy"], f"quick-{seed}")
+        for step in range(200):
+            seat = game.turn_seat()
+            if seat is not None and step % 4 == 0 and len(game.view(seat)["legal"]) > 1:
+                view, feed = game.view(seat), game.feeds[seat]
+                world = bot.sample(view, feed, random.Random(step))
+                rewards = []
+                for quick in (True, False):
+                    search = ismcts.Search(view, random.Random(step), "greedy", _no_deadline())
+                    search.evaluate, search.horizon = None, ismcts.MAX_STEPS
+                    if not quick:
+                        search.reflex_commands = search._reflex_legal
+                    rewards.append([search.play_out(world, c) for c in view["legal"]])
+                assert rewards[0] == rewards[1]
+                compared += 1
+            if not game.step():
+                break
+    assert compared > 10
+
+
+def _no_deadline():
+    return ismcts.Budget(lambda: 0.0, 1000)
+
+
+def test_the_standing_is_each_seats_chance_and_grows_with_what_it_holds():
+    """evaluate: the seats' chances add up to 1; an alien more in prison, a bounty
+    hunter in place of a CLUE card, or a CAPTURED card in place of one raises a seat's."""
+    from shared.bots.games.alien import standing
+
+    hands = [["C02", "C03", "C04", "C05", "C06"], ["C07", "C08", "C09", "C13", "C14"]]
+    state = started(hands, "C15")
+    assert sum(standing.evaluate(state, seat) for seat in (0, 1)) == pytest.approx(1.0)
+    base = standing.evaluate(state, 1)
+    for change in ("prison", "H3", "A9"):
+        better = {**state, "hands": [list(h) for h in state["hands"]]}
+        better["prisons"] = [list(p) for p in state["prisons"]]
+        if change == "prison":
+            better["prisons"][1].append("A7")
+        else:
+            better["hands"][1][0] = change
+        assert standing.evaluate(better, 1) > base
+        assert standing.evaluate(better, 0) < standing.evaluate(state, 0)
+    won = {**state, "winner": 0}
+    assert (standing.evaluate(won, 0), standing.evaluate(won, 1)) == (1.0, 0.0)
+
+
+class _Watch:
+    """A play-out's search with its evaluate and steps recorded."""
+
+    def __init__(self, search):
+        self.read, self.turns = [], []
+        self.step = search._step
+        search.evaluate, search._step = self.evaluate, self._step
+
+    def evaluate(self, state, seat):
+        self.read.append((seat, dict(state)))
+        return 0.5
+
+    def _step(self, state):
+        self.turns.append(state["turn"])
+        return self.step(state)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_play_out_is_read_when_the_seats_next_turn_begins(players):
+    """With `cut`, a play-out from the seat's end of turn stops at the start of its
+    next turn, every other seat having played once, and is read by evaluate."""
+    from services.tournament import Game
+
+    cuts = 0
+    game = Game("alien", ["greedy"] * players, f"cut-{players}")
+    for step in range(80):
+        seat = game.turn_seat()
+        if seat is not None and step % 3 == 0:
+            view, feed = game.view(seat), game.feeds[seat]
+            ending = next(c for c in view["legal"] if c["type"] in ("end_turn", "pass"))
+            search = ismcts.Search(view, random.Random(step), "greedy", _no_deadline())
+            search.horizon = ismcts.MAX_STEPS
+            watch = _Watch(search)
+            reward = search.play_out(bot.sample(view, feed, random.Random(step)), ending)
+            if watch.read:  # else the game ended first, and its result was the reward
+                ((reader, state),) = watch.read
+                assert reward == 0.5 and reader == seat
+                assert state["turn"] == seat and not state["acted"] and state["window"] is None
+                others = {(seat + k) % players for k in range(1, players)}
+                assert set(watch.turns) == others  # each played, the seat not yet again
+                cuts += 1
+        if not game.step():
+            break
+    assert cuts >= 3

@@ -11,7 +11,7 @@ scenarios (scripted games for tutorials, puzzles and tests).
 """
 
 from ..base import RuleError
-from .decide import decide, legal, table_timers, timeout, to_act
+from .decide import decide, legal, reflex_commands, table_timers, timeout, to_act
 from .evolve import evolve, evolve_in_place
 from .facts import CARDS, COMMANDS, NAME, OPTIONS, PLAYERS, REFLEXES, TABLE_COMMANDS
 from .scenarios import arrange_deck, replay
@@ -36,6 +36,7 @@ __all__ = [
     "initial",
     "legal",
     "redact",
+    "reflex_commands",
     "replay",
     "result",
     "table_timers",

@@ -52,6 +52,16 @@ def legal(state, seat):
     return commands + claims.claim_commands(state, seat)
 
 
+def reflex_commands(state, seat):
+    """The commands of REFLEXES among legal(state, seat), in the same order, without
+    working out the turn commands: a search asks every seat at every step."""
+    if state["phase"] != "play":
+        return []
+    if state["window"] is not None:
+        return [{"type": "stack"}] if claims.must_stack(state, seat) else []
+    return claims.claim_commands(state, seat)
+
+
 def timeout(state, seat):
     """The command sent for `seat` when its time runs out: stack in a window; on its turn
     PASS, or end_turn once it has played; None when it need not act."""
