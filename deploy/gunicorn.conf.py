@@ -10,6 +10,7 @@ Metrics: the worker processes share PROMETHEUS_MULTIPROC_DIR (made here when uns
 emptied when gunicorn starts); a dead worker's live gauges are dropped.
 """
 
+import gc
 import multiprocessing
 import os
 import tempfile
@@ -40,6 +41,15 @@ def on_starting(server):
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("*.db"):
         stale.unlink()
+
+
+def post_worker_init(worker):
+    """The app's own objects (modules, schemas, the rules' tables) live as long as the
+    worker: freezing them keeps the collector from walking them in every full
+    collection, which stopped a worker for ~19 ms at a time (74,000 objects), the
+    POST p99's tail at half load."""
+    gc.collect()
+    gc.freeze()
 
 
 def child_exit(server, worker):

@@ -1,5 +1,6 @@
 """deploy/gunicorn.conf.py as gunicorn reads it: the settings the API runs with."""
 
+import gc
 import runpy
 from pathlib import Path
 
@@ -29,3 +30,12 @@ def test_gunicorn_builds_no_access_line_beside_the_apps_own(config):
     assert config.logconfig_dict  # set: gunicorn's own logger would build access lines
     assert config.logger_class is NoAccessLog
     assert not config.logger_class(config).access_log_enabled
+
+
+def test_a_worker_freezes_what_it_loaded_before_serving(config):
+    gc.unfreeze()
+    try:
+        config.post_worker_init(None)
+        assert gc.get_freeze_count() > 0  # a full collection no longer walks them
+    finally:
+        gc.unfreeze()
