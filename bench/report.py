@@ -281,7 +281,7 @@ def plots(results, raw, folder):
 
     folder = Path(folder)
     paths = []
-    figure, axes = pyplot.subplots(figsize=(7, 4.5))
+    figure, axes = pyplot.subplots(figsize=(8.5, 4.5))
     for target in ("tablestream", "boardgame.io", "floor"):
         runs = _runs(results, "saturated", target)
         games = sorted({r["games"] for r in runs})
@@ -303,11 +303,12 @@ def plots(results, raw, folder):
     axes.set_ylabel("moves/s (median, range)")
     axes.set_title("Throughput against concurrent games")
     axes.set_ylim(bottom=0)
-    axes.legend()
+    # Beside the axes, so that it never hides a line (it sat on tablestream's).
+    axes.legend(loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
     axes.grid(alpha=0.3)
     paths.append(_save(figure, folder / "throughput.png"))
 
-    figure, (left, right) = pyplot.subplots(1, 2, figsize=(12, 4.5))
+    figure, (left, right) = pyplot.subplots(1, 2, figsize=(12, 5.5))
     for label, data in sorted(raw.items()):
         if data.get("post_ms") and any(
             k in label for k in ("50 games #1", "half load #1", "light")
@@ -322,7 +323,7 @@ def plots(results, raw, folder):
         axes.set_xlabel("ms (log)")
         axes.set_ylabel("fraction of moves")
         axes.grid(alpha=0.3, which="both")
-        axes.legend(fontsize=8)
+        axes.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=2)
     paths.append(_save(figure, folder / "latency_cdf.png"))
     return paths
 
