@@ -17,7 +17,6 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import orjson
@@ -31,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402
 import moves_per_second  # noqa: E402
 import pyspy as spy  # noqa: E402
+import rebuild_ab  # noqa: E402
 import report  # noqa: E402
 import systems  # noqa: E402
 
@@ -353,28 +353,8 @@ class Comparison:
 
     def rebuild(self):
         """The projector's rebuild of every read model, against XRANGE + orjson of the
-        same streams, in this process against tablestream's Redis."""
-        os.environ["REDIS_URL"] = self.ts.redis_url
-        from services import deps as deps_module
-
-        d = deps_module.build()
-        game_ids = d.store.game_ids()
-        start = time.perf_counter()
-        events = 0
-        for game_id in game_ids:
-            for _, fields in self.redis.xrange(d.keys.events(game_id)):
-                orjson.loads(fields[b"e"])
-                events += 1
-        raw_s = time.perf_counter() - start
-        start = time.perf_counter()
-        d.projector().rebuild()
-        rebuild_s = time.perf_counter() - start
-        self.results["rebuild"] = {
-            "games": len(game_ids),
-            "events": events,
-            "rebuild_s": rebuild_s,
-            "raw_s": raw_s,
-        }
+        same streams, in this process against tablestream's Redis (rebuild_ab.measure)."""
+        self.results["rebuild"] = rebuild_ab.measure(self.ts.redis_url)
         tqdm.write(f"rebuild: {_brief(self.results['rebuild'])}")
 
     def profile_humans(self):

@@ -37,28 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import load  # noqa: E402
 import moves_per_second  # noqa: E402
 import pyspy as spy  # noqa: E402
+import rebuild_ab  # noqa: E402
 import systems  # noqa: E402
-
-# Run in the tree under test (its own services/ and shared/), against its Redis.
-REBUILD = """
-import json, os, sys, time
-import orjson, redis
-from services import deps as deps_module
-d = deps_module.build()
-r = redis.Redis.from_url(os.environ["REDIS_URL"])
-ids = d.store.game_ids()
-start = time.perf_counter()
-events = 0
-for game_id in ids:
-    for _, fields in r.xrange(d.keys.events(game_id)):
-        orjson.loads(fields[b"e"])
-        events += 1
-raw_s = time.perf_counter() - start
-start = time.perf_counter()
-d.projector().rebuild()
-rebuild_s = time.perf_counter() - start
-print(json.dumps({"games": len(ids), "events": events, "raw_s": raw_s, "rebuild_s": rebuild_s}))
-"""
 
 
 def main():
@@ -153,9 +133,13 @@ def measure(args, ts, root, label, out):
         moves, elapsed = moves_per_second.play_batch(requests.Session(), ts.base, 8, seed=77)
         brief["bots8_moves_s"] = moves / elapsed
     time.sleep(1)  # let the projector catch up before the rebuild reads the streams
-    env = {**_env(), "REDIS_URL": ts.redis_url}
+    # rebuild_ab's measure, run in the tree under test (its own services/ and shared/).
     done = subprocess.run(
-        [sys.executable, "-c", REBUILD], cwd=root, env=env, capture_output=True, text=True
+        [sys.executable, rebuild_ab.__file__, "--measure", ts.redis_url],
+        cwd=root,
+        env=_env(),
+        capture_output=True,
+        text=True,
     )
     if done.returncode:
         raise RuntimeError(done.stderr)
