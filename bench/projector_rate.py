@@ -30,9 +30,10 @@ import redis
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+import systems  # noqa: E402
+
 from services import embedded_redis  # noqa: E402
 from services.deps import build  # noqa: E402
-from shared import table  # noqa: E402
 from shared.config import Config  # noqa: E402
 from shared.store import EventStore  # noqa: E402
 
@@ -82,13 +83,7 @@ def record_games(directory, count):
         games = []
         for seed in range(count):
             game_id = d.service.create("alebrijes", SEATS, {"seed": seed, "rounds": ROUNDS})["id"]
-            for _ in range(20_000):
-                _, current = d.service.load(game_id)
-                if current["status"] != "active":
-                    break
-                rules = table.rules_of(current)
-                seat = rules.to_act(current["rules"])[0]
-                d.service.command(game_id, seat, rules.legal(current["rules"], seat)[0])
+            systems.play_to_end(d, game_id, lambda legal: legal[0], 20_000)
             games.append([r.event for r in d.store.read(game_id)])
         return games
     finally:

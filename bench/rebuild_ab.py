@@ -73,10 +73,10 @@ def dataset(directory, games):
     """The embedded Redis holding the finished games (played now unless kept)."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import redis
+    import systems
 
     from services import embedded_redis
     from services.deps import build
-    from shared import table
     from shared.config import Config
 
     directory.mkdir(parents=True, exist_ok=True)
@@ -90,13 +90,7 @@ def dataset(directory, games):
     for seed in range(games):
         seats = [{"name": "a"}, {"name": "b"}]
         game_id = d.service.create("alebrijes", seats, {"seed": seed})["id"]
-        for _ in range(2000):
-            _, current = d.service.load(game_id)
-            if current["status"] != "active":
-                break
-            rules = table.rules_of(current)
-            seat = rules.to_act(current["rules"])[0]
-            d.service.command(game_id, seat, rng.choice(rules.legal(current["rules"], seat)))
+        systems.play_to_end(d, game_id, rng.choice, 2000)
     client.set("rebuild-ab:games", games)
     return process, url
 

@@ -17,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from services import embedded_redis  # noqa: E402
 from services.embedded_redis import free_port  # noqa: E402
+from shared import table  # noqa: E402
 
 
 def install_peer():
@@ -181,3 +182,15 @@ def cpu_seconds(processes):
             continue
         total += times.user + times.system + times.children_user + times.children_system
     return total
+
+
+def play_to_end(d, game_id, pick, most):
+    """Play `game_id` through deployment `d`'s game service until it is over, at most
+    `most` commands: the first seat to act sends `pick(its legal commands)`."""
+    for _ in range(most):
+        _, current = d.service.load(game_id)
+        if current["status"] != "active":
+            return
+        rules = table.rules_of(current)
+        seat = rules.to_act(current["rules"])[0]
+        d.service.command(game_id, seat, pick(rules.legal(current["rules"], seat)))
