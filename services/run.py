@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 log = logging.getLogger("tablestream.run")
 
 STABLE = 60.0  # a child up this long has its backoff reset
-# The projector and the workers run at this lower CPU priority (`BACKGROUND_NICE`,
-# added to the supervisor's): a request waits while any of them holds a core, and
-# they have slack (docs/operations.md, "CPU priority").
-BACKGROUND_NICE = 5
+# `BACKGROUND_NICE`: the projector and the workers at a lower CPU priority than the
+# API and Redis. Off by default: on a shared 2-core machine it made API requests wait
+# longer for a core, not shorter (docs/operations.md, "CPU priority").
+BACKGROUND_NICE = 0
 LONGEST_BACKOFF = 30.0
 PR_SET_PDEATHSIG = 1
 
