@@ -79,3 +79,19 @@ def test_the_table_sets_the_floor_against_boardgame_io_as_moves(tmp_path):
     rows = report.table({"runs": runs, "load_before": (1.0, 1.0, 1.0)})
     line = next(r for r in rows.splitlines() if "the floor as moves/s, 10 games" in r)
     assert "700 (650-750)" in line and "(0.70x)" in line
+
+
+def test_request_cpu_times_the_move_paths_requests_and_the_floors():
+    """bench/request_cpu.py plays a few moves in-process (its own Redis) and prints a
+    figure for each kind of request, no timing asserted."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "request_cpu.py"), "--moves", "5", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    for kind in ("POST command", "GET view (long-poll, moved)", "floor POST", "floor GET"):
+        assert f"  {kind}: " in done.stdout
