@@ -47,17 +47,17 @@ class _SameSecond:
     """formatTime as logging.Formatter's, its date and time of day made once a second,
     not for every record (a fifth of an access line's cost)."""
 
-    _second = None
-    _stamp = ""
+    _made = (None, "")  # (second, its date and time): one tuple, swapped whole
 
     def formatTime(self, record, datefmt=None):
         if datefmt or not self.default_msec_format:
             return super().formatTime(record, datefmt)
         second = int(record.created)
-        if second != self._second:
-            self._stamp = time.strftime(self.default_time_format, self.converter(second))
-            self._second = second
-        return self.default_msec_format % (self._stamp, record.msecs)
+        made = self._made
+        if made[0] != second:
+            made = (second, time.strftime(self.default_time_format, self.converter(second)))
+            self._made = made
+        return self.default_msec_format % (made[1], record.msecs)
 
 
 class TextFormatter(_SameSecond, logging.Formatter):
