@@ -58,14 +58,18 @@ def _passed(state, event):
     state["turn"] = next_seat(state, event["seat"])
 
 
-_TABLE_FIELDS = ("seat", "cards", "colour", "number", "count")
-
-
 def _played(state, event):
-    seat = event["seat"]
-    state["hands"][seat] = remove_cards(state["hands"][seat], event["cards"])
-    state["played"] += event["cards"]
-    state["table"] = {key: clone(event[key]) for key in _TABLE_FIELDS}
+    seat, cards = event["seat"], event["cards"]
+    state["hands"][seat] = remove_cards(state["hands"][seat], cards)
+    state["played"] += cards
+    # The combination on the table: its colour, number and count are a string and ints.
+    state["table"] = {
+        "seat": seat,
+        "cards": list(cards),
+        "colour": event["colour"],
+        "number": event["number"],
+        "count": event["count"],
+    }
     state["turn"] = next_seat(state, seat)
 
 
