@@ -501,7 +501,7 @@ def fold(events, table=None, copy_events=True):
         event, at = item if type(item) is tuple else (item, None)
         kind = event["type"]
         if kind in _LIFECYCLE:
-            if kind in _RECORDS and table is not given:
+            if kind in RECORDS and table is not given:
                 continue  # no change, and who acts (and since when) is up to date
             if changes:
                 changes = _date_acting(table, changes)
@@ -529,8 +529,9 @@ def fold(events, table=None, copy_events=True):
     return table
 
 
-# Lifecycle events that only record something: the table is as it was.
-_RECORDS = frozenset((COMMANDED, FIRED, PAUSED))
+# Lifecycle events that only record something: the table is as it was (a fold of a
+# table it made passes over them).
+RECORDS = frozenset((COMMANDED, FIRED, PAUSED))
 
 
 def _date_acting(table, changes):
