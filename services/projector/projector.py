@@ -44,7 +44,8 @@ SWEEP_STEP_SECONDS = 0.1  # a busy projector's sweep steps, at most this often (
 CLAIM_IDLE_MS = 30_000  # a notification unacknowledged this long: its projector died
 CONSUMER_GONE_MS = 300_000  # a consumer silent this long, with nothing pending, is gone
 CLAIM_EVERY = 10.0  # seconds between two looks for what dead projectors left
-REBUILD_BATCH = 100  # games a rebuild reads and writes in one round trip each
+REBUILD_BATCH = 25  # games a rebuild reads and writes in one round trip each (more: a
+# batch's parsed streams outgrow the memory Python keeps, and each batch faults it in again)
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,11 @@ def evolve(state, event):
 def evolve_in_place(state, event):
     """`state` itself after `event`, folded into it, and returned: only for a state its
     caller owns (a search's copy of a world, a decide's own copy; see base.py)."""
-    return fold_event(_FOLDS, state, event, "Alebrijes", copy=False)
+    fold = _FOLDS.get(event.get("type"))  # called once an event of a rebuild: no detour
+    if fold is None:  # fold_event says what is wrong
+        return fold_event(_FOLDS, state, event, "Alebrijes", copy=False)
+    fold(state, event)
+    return state
 
 
 def copy_state(state):
