@@ -36,11 +36,12 @@ def _dealt(state, event):
 
 def _exchange(state, event):
     """Lay cards aside and draw as many from the top of the draw pile."""
-    seat = event["seat"]
-    hand = remove_cards(state["hands"][seat], event["laid_aside"])
-    state["hands"][seat] = hand + event["drawn"]
-    state["laid_aside"][seat] += event["laid_aside"]
-    state["draw_pile"] = state["draw_pile"][event["count"] :]
+    seat, laid_aside = event["seat"], event["laid_aside"]
+    hand = remove_cards(state["hands"][seat], laid_aside)  # a new list: extended below
+    hand += event["drawn"]
+    state["hands"][seat] = hand
+    state["laid_aside"][seat] += laid_aside
+    del state["draw_pile"][: event["count"]]  # the state's own list (copy_state)
 
 
 def _exchanged(state, event):
@@ -86,12 +87,9 @@ def _laid_aside(state, event):
 
 
 def _table_cleared(state, event):
-    state.update(
-        table=None,
-        passed=[False] * state["players"],
-        leader=event["leader"],
-        turn=event["leader"],
-    )
+    state["table"] = None
+    state["passed"] = [False] * state["players"]
+    state["leader"] = state["turn"] = event["leader"]
 
 
 def _round_ended(state, event):
