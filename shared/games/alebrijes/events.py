@@ -1,6 +1,6 @@
 """Folding events into state. No randomness: every deal and draw is in the events."""
 
-from ..common import clone, fold_event
+from ..common import fold_event
 from .cards import remove_cards
 
 
@@ -9,10 +9,11 @@ def next_seat(state, seat):
 
     In the one-turn variant nobody is skipped: a lap ends before anyone acts twice.
     """
-    players = state["players"]
+    players, passed = state["players"], state["passed"]
+    one_turn = state["options"]["one_turn"]
     for step in range(1, players + 1):
         candidate = (seat + step) % players
-        if state["options"]["one_turn"] or not state["passed"][candidate]:
+        if one_turn or not passed[candidate]:
             return candidate
     return seat
 
@@ -25,7 +26,7 @@ def _dealt(state, event):
         starting_seat=event["starting_seat"],
         turn=event["starting_seat"],
         leader=event["starting_seat"],
-        hands=clone(event["hands"]),
+        hands=[list(hand) for hand in event["hands"]],  # lists of card codes
         draw_pile=list(event["draw_pile"]),
         laid_aside=[[] for _ in range(players)],
         played=[],
