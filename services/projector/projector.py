@@ -470,8 +470,8 @@ class Projector:
         return game_ids
 
     def rebuild_batch(self, game_ids):
-        """Project a batch of games whose checkpoints a rebuild deleted; the first game
-        that failed stops the rebuild."""
+        """Project a batch of games whose checkpoints and indexes a rebuild deleted
+        (`forget_read_models`); the first game that failed stops the rebuild."""
         if not game_ids:
             return
         # No checkpoint now (none to read or check), and in no index.
