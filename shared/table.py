@@ -498,7 +498,7 @@ def fold(events, table=None, copy_events=True):
     owned = rules = timed = None  # the rules' state this fold made, which it may fold into
     acted, changes = None, []  # who acts, and [(seats, at)] at each change not yet dated
     for item in events:
-        event, at = item if type(item) is tuple else (item, None)
+        event, at = item if isinstance(item, tuple) else (item, None)
         kind = event["type"]
         if kind in _LIFECYCLE:
             if kind in RECORDS and table is not given:
