@@ -154,7 +154,7 @@ class Projector:
 
     def _project(self, game_ids, acks, known=None):
         results = {}
-        known = known or self._checkpoints(game_ids)
+        rebuilding, known = known, known or self._checkpoints(game_ids)
         tails, stale, hooks = self._tails(known)
         if stale:  # moved under us: forget what we knew, read them afresh
             for game_id in stale:
@@ -174,7 +174,8 @@ class Projector:
             except Exception as error:
                 self.known.forget(game_id)
                 results[game_id] = error
-        saved = self._save_all(folded, results, acks)
+        # A rebuild's "lag" is the game's age, not a projection's delay: not observed.
+        saved = self._save_all(folded, results, acks, lagged=rebuilding is None)
         try:
             self._after_save(saved)
         except Exception:  # written, but not indexed: touch the indexes next time
@@ -265,10 +266,10 @@ class Projector:
         keys, args = self._write_args(game_id, version, (jsonutil.dumps(current), docs))
         return self._write(keys=keys, args=args) == 1
 
-    def _save_all(self, folded, results, acks=None):
+    def _save_all(self, folded, results, acks=None, lagged=True):
         """Write every folded game (one round trip, or one a game on a cluster), and
         acknowledge `acks` after them; the games written, and each game's version (or
-        error) in `results`."""
+        error) in `results`. `lagged`: observe each write's projection lag."""
         writes = {}
         for game_id, (_, tail, current, documents) in folded.items():
             writes[game_id] = self._write_args(
@@ -283,7 +284,8 @@ class Projector:
                 self.known.forget(game_id)
                 results[game_id] = answer
             elif answer == 1:
-                metrics.projected(time.time() - tail.first_at / 1000)
+                if lagged:
+                    metrics.projected(time.time() - tail.first_at / 1000)
                 if current["status"] in OVER:
                     self.known.forget(game_id)  # nothing more to come
                 else:  # the table as a cold read would give it back (JSON's types)

@@ -9,6 +9,7 @@ import redis
 
 from services import deps as deps_module
 from services import embedded_redis
+from services.ops import metrics
 from services.projector import projector as projector_module
 from services.projector import rebuild
 from services.projector.projector import Projector
@@ -143,6 +144,22 @@ def test_rebuild_regenerates_the_same_read_models(deps, projector):
     deps.redis.delete(deps.keys.view(playing, 1), deps.keys.lobby)  # damage them
     assert projector.rebuild() == 2
     assert all_read_models(deps) == live
+
+
+def test_a_rebuild_observes_no_projection_lag_but_live_projection_does(deps, projector):
+    # A rebuild's "lag" would be each game's age (days, in production): not a delay.
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
+    move(deps, game_id, 2)
+
+    def observed():
+        return next(s.value for s in metrics.PROJECTION_LAG.collect()[0].samples
+                    if s.name.endswith("_count"))  # fmt: skip
+
+    before = observed()
+    projector.project(game_id)
+    assert observed() == before + 1
+    projector.rebuild()
+    assert observed() == before + 1
 
 
 def play_randomly(deps, game_id, rng, moves):
