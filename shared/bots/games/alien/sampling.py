@@ -4,13 +4,19 @@ It rebuilds a whole rules state: the seat's own hand, the prisons and the table 
 are in its view; its feed tells it the CLUE cards under the table card, the used bounty
 hunters, the cards it saw change hands (a hunt, a wrong claim's penalty, a card handed over
 after a window), and what a reshuffled draw pile is made of. The rest is dealt at random,
-with what the others' play revealed they do not hold (`_Memory.lacks`): a player who
-sends a turn command other than a capture or a steal while the table card shows alien
-a holds no CAPTURED card of a (a capture comes first), and when a table card leaves
-unclaimed, nobody else holds a CAPTURED card it could have been claimed with (a right
-claim is shouted at once). A player who plays otherwise (a slow or careless one) makes
-this wrong: one world in UNTRUSTED ignores it, and it is dropped whenever the hands
-left cannot hold the cards so placed.
+with what the others' play revealed each of their unseen cards is not (`_Memory.slots`),
+read from greedy's order of play: a steal (H3) comes first, then a capture, then H2,
+then CLUE cards, and a turn ends only when nothing is left to do. So a player who sends
+a turn command other than a capture or a steal while the table card shows alien a
+holds no CAPTURED card of a, nor an H3 (nor an H2, unless it used one) while another
+prison has an alien to take; one who ends the turn or passes holds no CLUE card it
+could lay on the table card and no H1 either; and when a table card leaves unclaimed,
+nobody else holds a CAPTURED card it could have been claimed with (a right claim is
+shouted at once). This is true of the cards in the hand at that moment: a card drawn
+or taken since, unseen, lacks nothing yet. A player who plays otherwise (a human, a
+slow or careless one) makes this wrong: one world in UNTRUSTED ignores it, a card
+played that every unseen card was read to lack clears the reading of that hand, and a
+card is dealt anyway when none left may be it.
 """
 
 from collections import Counter
