@@ -1,8 +1,8 @@
-"""gunicorn settings for the API.
+"""gunicorn settings for the API (and bench/floor.py).
 
 gevent workers: a long-poll or an event stream mostly waits, and a greenlet waits for
 almost nothing, so one process holds thousands of them (bench/long_poll.py measures
-how many). One process per core.
+how many). One process per core (1, 3 or 4 on 2 cores: no faster, docs/performance.md).
 
 Logs: JSON lines (LOG_FORMAT=text for a terminal) through services.ops.logs; the
 access line is the app's own (services.ops.web), with the request id and game id.
@@ -22,7 +22,8 @@ from services.ops import logs
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="tablestream-metrics-"))
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
-# gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
+# gevent, HTTP parsed by pywsgi under gunicorn's limits; refusals (414, 431, 400) as
+# problem+json.
 worker_class = "services.api.gunicorn_worker.ProblemWorker"
 worker_connections = 10_000
 accesslog = None

@@ -5,7 +5,7 @@ API; and gunicorn's logger without its access log.
 
 gunicorn keeps what it is for: the master, the workers' lives, graceful stops, the
 settings. pywsgi parses the requests and writes the answers: the same Flask app costs
-12-17% less server CPU a request under it than under gunicorn's own HTTP code
+11-13% less server CPU a request (the floor) under it than under gunicorn's own HTTP code
 (docs/performance.md, "The HTTP server layer"). What gunicorn's handler did that pywsgi
 does not is done here: its limits (`limit_request_line`, `limit_request_fields`,
 `limit_request_field_size`), its method check, and closing a connection idle for
