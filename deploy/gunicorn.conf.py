@@ -22,8 +22,7 @@ from services.ops import logs
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="tablestream-metrics-"))
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
-# gevent, HTTP parsed by pywsgi under gunicorn's limits; refusals (414, 431, 400) as
-# problem+json.
+# gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
 worker_class = "services.api.gunicorn_worker.ProblemWorker"
 worker_connections = 10_000
 accesslog = None

@@ -8,6 +8,9 @@ import pytest
 pytestmark = pytest.mark.e2e
 
 
+GET = b"GET /v1/games HTTP/1.1\r\nHost: x\r\n"  # answers 200 when it is let in
+
+
 def raw_request(base, request):
     host, port = base.removeprefix("http://").split(":")
     with socket.create_connection((host, int(port)), timeout=10) as connection:
@@ -35,8 +38,34 @@ def raw_request(base, request):
         ),
         (b"BR@KEN / HTTP/1.1\r\n\r\n", 400, "bad_request"),
         (b"get /v1/games HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"),
+        # What a proxy in front could read otherwise (request smuggling), or a lax parser
+        # would take: each refused, as gunicorn's parser does.
+        (
+            GET + b"Content-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+            400,
+            "bad_request",
+        ),
+        (GET + b"Transfer-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}", 400, "bad_request"),
+        (GET + b"Content-Length: 2\r\nContent-Length: 3\r\n\r\n{} ", 400, "bad_request"),
+        (b"GET /v1/games HTTP/1.1\nHost: x\n\n", 400, "bad_request"),
+        (b"GET /v1/games HTTP/1.1\r\nHost: x\r\nX-A: a\r\n b\r\n\r\n", 400, "bad_request"),
+        (b"GET /v1/games HTTP/1.1\r\nHost : x\r\n\r\n", 400, "bad_request"),
+        (b"GET /v1/games\r\n\r\n", 400, "bad_request"),
     ],
-    ids=["uri-too-long", "header-too-large", "too-many-headers", "malformed", "lower-case"],
+    ids=[
+        "uri-too-long",
+        "header-too-large",
+        "too-many-headers",
+        "malformed",
+        "lower-case",
+        "length-and-chunked",
+        "unknown-transfer-coding",
+        "two-lengths",
+        "bare-lf",
+        "folded-header",
+        "space-before-colon",
+        "http-0.9",
+    ],
 )
 def test_the_servers_own_refusals_are_problem_json(stack, request_bytes, status, code):
     import json
