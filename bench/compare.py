@@ -40,6 +40,7 @@ FLAT_LATE = 150  # the last versions before --flat-version count as "~2,000"
 # The longest Alebrijes game the API allows: 2 seats reach only ~1,260 versions in 20 rounds.
 FLAT_GAME = {"players": 4, "rounds": 20}
 FLAT_GAMES = 3  # played one after another, their moves pooled
+BOT_ROUNDS = 3  # rounds of (1 game, --bot-games games), interleaved
 
 
 def main():
@@ -286,22 +287,26 @@ class Comparison:
         )
 
     def bots(self):
-        """bench/moves_per_second.py's batches, against the running stack."""
+        """bench/moves_per_second.py's figures, 1 game and --bot-games at once, interleaved
+        over BOT_ROUNDS rounds, against the running stack."""
         http = requests.Session()
         roles = self.ts.processes()
-        for games in (1, self.args.bot_games):
-            before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
-            commands = self._commands()
-            moves, elapsed = moves_per_second.play_batch(http, self.ts.base, games, seed=77)
-            summary = {
-                "target": "tablestream",
-                "games": games,
-                "moves": moves,
-                "moves_per_s": moves / elapsed,
-                "redis_commands_per_move": (self._commands() - commands) / max(1, moves),
-                "cpu_ms_per_move": _cpu_per_move(roles, before, moves),
-            }
-            self.record(f"bots {games} games", summary, kind="bots")
+        for round_ in range(BOT_ROUNDS):
+            for games in (1, self.args.bot_games):
+                before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
+                commands = self._commands()
+                batch = moves_per_second.play(http, self.ts.base, games, seed=77 + 1000 * round_)
+                summary = {
+                    "target": "tablestream",
+                    "games": games,
+                    "moves": batch.moves,
+                    "moves_per_s": batch.rate,
+                    "moves_per_s_in_play": batch.rate_in_play,
+                    "redis_commands_per_move": (self._commands() - commands) / max(1, batch.moves),
+                    "cpu_ms_per_move": _cpu_per_move(roles, before, batch.moves),
+                    "cpus": os.cpu_count(),
+                }
+                self.record(f"bots {games} games, round {round_ + 1}", summary, kind="bots")
 
     def memory(self):
         """Bytes of Redis per event (streams) and per finished game (every key of it)."""
@@ -381,11 +386,11 @@ class Comparison:
         handles_projector = spy.record(
             [p.pid for p in roles["projector"]], seconds, self.out, "projector-bots"
         )
-        moves, elapsed = moves_per_second.play_batch(
+        batch = moves_per_second.play_batch(
             requests.Session(), self.ts.base, self.args.bot_games, seed=99
         )
         self.record(
-            "bots under py-spy", {"moves": moves, "moves_per_s": moves / elapsed}, kind="profiled"
+            "bots under py-spy", {"moves": batch.moves, "moves_per_s": batch.rate}, kind="profiled"
         )
         profiles = self.results.setdefault("profiles", {})
         profiles["worker"] = spy.render(

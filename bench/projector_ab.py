@@ -130,8 +130,8 @@ def measure(args, ts, root, label, out):
         half_lag_p99=half["lag_p99_ms"],
     )
     if args.bots:
-        moves, elapsed = moves_per_second.play_batch(requests.Session(), ts.base, 8, seed=77)
-        brief["bots8_moves_s"] = moves / elapsed
+        batch = moves_per_second.play_batch(requests.Session(), ts.base, 8, seed=77)
+        brief["bots8_moves_s"] = batch.rate
     time.sleep(1)  # let the projector catch up before the rebuild reads the streams
     # rebuild_ab's measure, run in the tree under test (its own services/ and shared/).
     done = subprocess.run(

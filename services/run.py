@@ -33,6 +33,10 @@ ROOT = Path(__file__).resolve().parents[1]
 log = logging.getLogger("tablestream.run")
 
 STABLE = 60.0  # a child up this long has its backoff reset
+# `BACKGROUND_NICE`: the projector and the workers at a lower CPU priority than the
+# API and Redis. Off by default: on a shared 2-core machine it made API requests wait
+# longer for a core, not shorter (docs/operations.md, "CPU priority").
+BACKGROUND_NICE = 0
 LONGEST_BACKOFF = 30.0
 PR_SET_PDEATHSIG = 1
 
@@ -40,11 +44,12 @@ PR_SET_PDEATHSIG = 1
 class Child:
     """One supervised process: how to start it, how to stop it, what became of it."""
 
-    def __init__(self, name, launch, stop_signal=signal.SIGTERM, port=None):
+    def __init__(self, name, launch, stop_signal=signal.SIGTERM, port=None, nice=0):
         self.name = name
         self.launch = launch  # (popen options) -> Popen
         self.stop_signal = stop_signal
         self.port = port  # its /metrics, /healthz, /readyz
+        self.nice = nice  # added to its CPU priority's niceness
         self.process = None
         self.restarts = 0
         self.failures = 0  # in a row, for the backoff
@@ -53,7 +58,7 @@ class Child:
 
     def start(self):
         self.process = self.launch(
-            start_new_session=True, preexec_fn=_dies_with_parent(self.stop_signal)
+            start_new_session=True, preexec_fn=_prepare(self.stop_signal, self.nice)
         )
         self.started = time.monotonic()
 
@@ -157,6 +162,20 @@ def _how(returncode):
 _libc = None
 
 
+def _prepare(sig, nice):
+    """A preexec_fn: the child's niceness raised by `nice`, and `_dies_with_parent`."""
+    dies = _dies_with_parent(sig)
+    if not nice:
+        return dies
+
+    def preexec():
+        os.nice(nice)
+        if dies is not None:
+            dies()
+
+    return preexec
+
+
 def _dies_with_parent(sig):
     """A preexec_fn: on Linux the child gets `sig` when this supervisor dies, however
     it dies. Elsewhere nothing (Ctrl-C and SIGTERM still stop every child)."""
@@ -213,15 +232,22 @@ def children(env, state):
         found.append(_sidecar_child(f"worker-{number}", worker, env))
     # Webhook deliveries, on their own queue (no metrics server of their own yet).
     webhooks = [python, "-m", "services.webhooks", "worker"]
-    found.append(Child("webhooks", _launcher(webhooks, {**env, "METRICS_PORT": "0"})))
+    nice = background_nice(env)
+    found.append(Child("webhooks", _launcher(webhooks, {**env, "METRICS_PORT": "0"}), nice=nice))
     return found
+
+
+def background_nice(env):
+    """How much lower the projector's and the workers' CPU priority is than the API's
+    and Redis' (BACKGROUND_NICE, 0 to 19)."""
+    return min(19, max(0, int(env.get("BACKGROUND_NICE", BACKGROUND_NICE))))
 
 
 def _sidecar_child(name, command, env):
     metrics_off = env.get("METRICS_PORT") == "0"
     port = None if metrics_off else embedded_redis.free_port()
     child_env = {**env, "METRICS_PORT": str(port or 0)}
-    return Child(name, _launcher(command, child_env), port=port)
+    return Child(name, _launcher(command, child_env), port=port, nice=background_nice(env))
 
 
 def _launcher(command, env):

@@ -63,27 +63,42 @@ class Record:
 class Tail:
     """A game's records after some version, as a fold takes them: (event, at) pairs,
     oldest first, and the version of the last one. No Record is made per event (a
-    rebuild reads every stream whole); `records` makes them when asked."""
+    rebuild reads every stream whole); `records` makes them when asked. A tail read
+    with `skip` holds only what a fold needs (`whole` False) and makes no records."""
 
     pairs: list
     version: int  # the last pair's
+    whole: bool = True  # every entry is in pairs
 
     @classmethod
-    def of(cls, entries):
+    def of(cls, entries, skip=()):
         """The tail an XRANGE answer (`queue_read`) holds: each entry's fields as a
-        dict, or as Redis sends them ([b"e", event, b"t", at], `tails_pipeline`)."""
+        dict, or as Redis sends them ([b"e", event, b"t", at], `tails_pipeline`).
+
+        `skip`: event types the caller's fold passes over (table.RECORDS, in a fold
+        from nothing), left out without being parsed where Redis' answer shows the
+        type: jsonutil sorts keys, so it is the last one of such an event. The first
+        and last entries are always kept (the tail's times)."""
         if not entries:
             return cls([], 0)
+        loads = jsonutil.loads
         if isinstance(entries[0][1], dict):
             pairs = [(_event(fields), int(_field(fields, "t"))) for _, fields in entries]
-        else:
-            pairs = [
-                (jsonutil.loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f) for _, f in entries
+        elif skip and len(entries) > 2:
+            ends = tuple(b'"type":"%s"}' % kind.encode() for kind in skip)
+            pairs = [_pair(entries[0][1])]
+            pairs += [
+                (loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f)
+                for _, f in entries[1:-1]
+                if not f[1].endswith(ends)
             ]
+            pairs.append(_pair(entries[-1][1]))
+        else:
+            pairs = [(loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f) for _, f in entries]
         first, version = _version(entries[0][0]), _version(entries[-1][0])
-        if version - first + 1 != len(pairs):  # versions are positions: no gaps
-            raise ValueError(f"versions {first} to {version} in {len(pairs)} entries")
-        return cls(pairs, version)
+        if version - first + 1 != len(entries):  # versions are positions: no gaps
+            raise ValueError(f"versions {first} to {version} in {len(entries)} entries")
+        return cls(pairs, version, len(pairs) == len(entries))
 
     def __len__(self):
         return len(self.pairs)
@@ -97,6 +112,8 @@ class Tail:
         return self.pairs[-1][1]
 
     def records(self):
+        if not self.whole:
+            raise ValueError("this tail left events out: it makes no records")
         first = self.version - len(self.pairs) + 1
         return [Record(first + i, at, event) for i, (event, at) in enumerate(self.pairs)]
 
@@ -189,6 +206,9 @@ def _event(fields):
 
 
 def _pair(flat):
-    """(event, at) of an entry's fields as Redis sends them, in any order."""
+    """(event, at) of an entry's fields as Redis sends them ([b"e", event, b"t", at],
+    or in any order)."""
+    if flat[0] == b"e":
+        return jsonutil.loads(flat[1]), int(flat[3])
     fields = dict(zip(flat[::2], flat[1::2], strict=True))
     return _event(fields), int(_field(fields, "t"))

@@ -487,46 +487,69 @@ def fold(events, table=None, copy_events=True):
     pairs when the append times are known (stored records). Neither the table nor the
     events are changed. A game with `evolve_in_place` (base.py) has its rules' state
     copied once for the whole fold rather than once an event, and the tables in between
-    are not made: they are never seen (a rebuild folds whole streams).
+    are not made: they are never seen (a rebuild folds whole streams). Nor are the
+    `acting_since` in between: who acts is noted at each change and dated once
+    (`_date_acting`), before a lifecycle event and at the end.
 
     copy_events=False: the events are the caller's to give away (just parsed, and read
     by nobody after the fold), so the rules may keep parts of them without a copy.
     """
     given = table  # the caller's: every other table here is one this fold made
     owned = rules = timed = None  # the rules' state this fold made, which it may fold into
+    acted, changes = None, []  # who acts, and [(seats, at)] at each change not yet dated
     for item in events:
         event, at = item if isinstance(item, tuple) else (item, None)
         kind = event["type"]
         if kind in _LIFECYCLE:
-            if kind in _RECORDS and table is not given:
+            if kind in RECORDS and table is not given:
                 continue  # no change, and who acts (and since when) is up to date
-            table = evolve(table, event, at)
+            if changes:
+                changes = _date_acting(table, changes)
+            table, acted = evolve(table, event, at), None
         elif owned is not None and table["rules"] is owned and table is not given:
             event = event if not copy_events else clone(event)
-            _evolve_in_place(table, rules, timed, event, at)
-            owned = table["rules"]
+            owned = table["rules"] = rules.evolve_in_place(owned, event)
+            acting = rules.to_act(owned) if table["status"] == "active" else []
+            if acting != acted:  # a copy: the rules may change the list they gave
+                acted = list(acting)
+                changes.append((acted, at))
+            if timed or table["timers_since"]:  # else no timers, before or after
+                table["timers_since"] = _since(
+                    table["timers_since"], [t["key"] for t in rules_timers(table)], at
+                )
         else:
-            table = evolve(table, event, at)
+            if changes:
+                changes = _date_acting(table, changes)
+            table, acted = evolve(table, event, at), None
             rules = rules_of(table)
             timed = hasattr(rules, "table_timers")
             owned = table["rules"] if hasattr(rules, "evolve_in_place") else None
+    if changes:
+        _date_acting(table, changes)
     return table
 
 
-# Lifecycle events that only record something: the table is as it was.
-_RECORDS = frozenset((COMMANDED, FIRED, PAUSED))
+# Lifecycle events that only record something: the table is as it was (a fold of a
+# table it made passes over them).
+RECORDS = frozenset((COMMANDED, FIRED, PAUSED))
 
 
-def _evolve_in_place(table, rules, timed, event, at):
-    """What evolve does with a rules event, done to a table (and rules' state) that
-    fold made and nobody else holds. `timed`: the rules have table_timers."""
-    state = table["rules"] = rules.evolve_in_place(table["rules"], event)
-    acting = rules.to_act(state) if table["status"] == "active" else []
-    table["acting_since"] = _since(table["acting_since"], [str(s) for s in acting], at)
-    if timed or table["timers_since"]:  # else no timers, before or after
-        table["timers_since"] = _since(
-            table["timers_since"], [t["key"] for t in rules_timers(table)], at
-        )
+def _date_acting(table, changes):
+    """Bring the acting_since of a table fold made up to date with `changes`, the seats
+    to act after each change ([(seats, at)], oldest first, the first made from the
+    seats acting_since holds): what `_since` at each change would give. A seat acting
+    since before the first change keeps its time; any other is dated from the change
+    after which it acted in every later one. Returns no changes left to date."""
+    since, seats = table["acting_since"], changes[-1][0]
+    dated = {}
+    for seat in seats:
+        first = len(changes) - 1
+        while first > 0 and seat in changes[first - 1][0]:
+            first -= 1
+        at = changes[first][1]
+        dated[str(seat)] = since.get(str(seat), at) if first == 0 else at
+    table["acting_since"] = dated
+    return []
 
 
 def to_act(table):

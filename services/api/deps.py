@@ -52,6 +52,18 @@ def errors(blp, *statuses):
     return decorate
 
 
+def doc_only(decorator):
+    """A flask-smorest decorator (`blp.response`, `blp.alt_response`, `blp.doc`) for its
+    documentation only: each wraps the view in a layer every request runs through, which
+    does nothing for a view that answers a Response itself."""
+
+    def decorate(view):
+        view._apidoc = decorator(view)._apidoc
+        return view
+
+    return decorate
+
+
 def query_doc(blp, schema):
     """Document `schema` as an endpoint's query parameters, as `@blp.arguments(schema,
     location="query")` does, but only the documentation: its webargs wrapper would parse

@@ -27,6 +27,7 @@ from redis import RedisCluster
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.api.errors import ApiError, problem
+from services.ops import metrics
 from shared import tokens
 
 # The endpoints that open tables (POST): a creation, a fork, an uploaded log.
@@ -178,11 +179,14 @@ def lease(seconds):
 
 @contextmanager
 def open_wait(seconds):
-    """Hold a lease while a long-poll waits."""
+    """Hold a lease while a long-poll waits, counted as an open long-poll (one that
+    finds its version passed answers at once and is not)."""
     held = lease(seconds + 5)
+    metrics.LONG_POLLS.inc()
     try:
         yield
     finally:
+        metrics.LONG_POLLS.dec()
         held.release()
 
 

@@ -12,10 +12,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import replays, schemas
-from services.api.deps import errors, query_doc
+from services.api.deps import doc_only, errors, query_doc
 from services.api.games import CONTRACTS
 from services.api.play import (
     BEARER,
+    ETAG,
+    NOTHING_NEW,
     VIEW_DOC,
     VIEW_QUERY,
     command_answer,
@@ -40,37 +42,41 @@ def blueprint(contract):
     @blp.route("/<game_id>/view")
     class View(MethodView):
         @query_doc(blp, VIEW_QUERY)
-        @blp.response(200, contract.view, headers={"ETag": {"schema": {"type": "string"}}})
-        @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
+        @doc_only(blp.response(200, contract.view, headers=ETAG))
+        @doc_only(blp.alt_response(304, description=NOTHING_NEW))
         @errors(blp, 400, 401, 403, 404, 429)
-        @blp.doc(
-            security=BEARER,
-            operationId=f"get{title}View",
-            summary=f"A seat's view of a {title} game",
-            description=VIEW_DOC,
+        @doc_only(
+            blp.doc(
+                security=BEARER,
+                operationId=f"get{title}View",
+                summary=f"A seat's view of a {title} game",
+                description=VIEW_DOC,
+            )
         )
         def get(self, game_id):
             return view_answer(game_id, view_query(), game)
 
     @blp.route("/<game_id>/commands")
     class Commands(MethodView):
-        @blp.doc(
-            security=[{"seatToken": []}],
-            operationId=f"send{title}Command",
-            summary=f"Send one {title} command as the token's seat",
-            description="The answer holds the events the command caused and your seat's "
-            "view after them, as your seat may see them.",
-            requestBody={
-                "required": True,
-                "content": {
-                    "application/json": {
-                        "schema": {"$ref": f"#/components/schemas/{title}Command"},
-                        "example": EXAMPLES[game],
-                    }
+        @doc_only(
+            blp.doc(
+                security=[{"seatToken": []}],
+                operationId=f"send{title}Command",
+                summary=f"Send one {title} command as the token's seat",
+                description="The answer holds the events the command caused and your "
+                "seat's view after them, as your seat may see them.",
+                requestBody={
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            "schema": {"$ref": f"#/components/schemas/{title}Command"},
+                            "example": EXAMPLES[game],
+                        }
+                    },
                 },
-            },
+            )
         )
-        @blp.response(200, contract.moved)
+        @doc_only(blp.response(200, contract.moved))
         @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422, 429)
         def post(self, game_id):
             return command_answer(game_id, game)

@@ -15,7 +15,7 @@ from marshmallow import ValidationError
 from services.api import replays, schemas
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
-from services.api.deps import deps, errors, json_response, query_doc, refused
+from services.api.deps import deps, doc_only, errors, json_response, query_doc, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait
@@ -31,6 +31,8 @@ OVER = ("finished", "cancelled")
 VIEW_QUERY = schemas.ViewQuery()
 PLAIN_NUMBER = 18  # digits: any such whole number is a version (under 2**63)
 
+ETAG = {"ETag": {"schema": {"type": "string"}}}
+NOTHING_NEW = "Nothing new: `If-None-Match`, or a long-poll ran out."
 VIEW_DOC = """What the caller's seat may see (a seat token), or the spectator view (none).
 
 Long-poll with `after=V&wait=S`: answers as soon as the game's version passes V, or
@@ -42,10 +44,10 @@ get 304 when nothing changed."""
 @blp.route("/<game_id>/view")
 class GameView(MethodView):
     @query_doc(blp, VIEW_QUERY)
-    @blp.response(200, "View", headers={"ETag": {"schema": {"type": "string"}}})
-    @blp.alt_response(304, description="Nothing new: `If-None-Match`, or a long-poll ran out.")
+    @doc_only(blp.response(200, "View", headers=ETAG))
+    @doc_only(blp.alt_response(304, description=NOTHING_NEW))
     @errors(blp, 400, 401, 403, 404, 429)
-    @blp.doc(security=BEARER, operationId="getView", description=VIEW_DOC)
+    @doc_only(blp.doc(security=BEARER, operationId="getView", description=VIEW_DOC))
     def get(self, game_id):
         """A seat's view of any game (typed per game by `game`)."""
         return view_answer(game_id, view_query())
@@ -141,23 +143,25 @@ def watcher():
 
 @blp.route("/<game_id>/commands")
 class Commands(MethodView):
-    @blp.doc(
-        security=[{"seatToken": []}],
-        operationId="sendCommand",
-        requestBody={
-            "required": True,
-            "description": "One command of the game's, as its view's `legal` lists them. "
-            "The typed operations `POST /v1/{game}/{game_id}/commands` take each game's "
-            "commands exactly.",
-            "content": {
-                "application/json": {
-                    "schema": {"$ref": "#/components/schemas/AnyCommand"},
-                    "example": {"type": "exchange", "cards": []},
-                }
+    @doc_only(
+        blp.doc(
+            security=[{"seatToken": []}],
+            operationId="sendCommand",
+            requestBody={
+                "required": True,
+                "description": "One command of the game's, as its view's `legal` lists "
+                "them. The typed operations `POST /v1/{game}/{game_id}/commands` take each "
+                "game's commands exactly.",
+                "content": {
+                    "application/json": {
+                        "schema": {"$ref": "#/components/schemas/AnyCommand"},
+                        "example": {"type": "exchange", "cards": []},
+                    }
+                },
             },
-        },
+        )
     )
-    @blp.response(200, "Moved")
+    @doc_only(blp.response(200, "Moved"))
     @errors(blp, 400, 401, 403, 404, 409, 413, 415, 422, 429)
     def post(self, game_id):
         """Send one command of any game as the token's seat."""

@@ -3,9 +3,9 @@ and the request metrics per answer, the count of open long-polls and streams, an
 `/healthz`, `/readyz`, `/metrics` (outside the documented API, /v1)."""
 
 import logging
+import os
 import re
 import time
-import uuid
 
 import orjson
 from flask import Blueprint, Response, current_app, g, request
@@ -25,19 +25,14 @@ def install(app):
     """Hook request ids, access logs and metrics into `app`; add the ops routes."""
     app.before_request(_begin)
     app.after_request(_end)
-    app.teardown_request(_teardown)
     app.register_blueprint(blp)
 
 
 def _begin():
-    req = request._get_current_object()  # once: each use of the proxy looks it up again
-    given = req.headers.get("X-Request-ID", "")
-    g.request_id = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex
+    given = request.headers.get("X-Request-ID", "")
+    # 32 random hex digits, as uuid4().hex, at a fifth of its cost.
+    g.request_id = given if _REQUEST_ID.fullmatch(given) else os.urandom(16).hex()
     g.started = time.perf_counter()
-    rule = req.url_rule.rule if req.url_rule else ""
-    if rule.endswith("/view") and req.args.get("wait"):
-        g.long_poll = True
-        metrics.LONG_POLLS.inc()
 
 
 def _end(response):
@@ -73,11 +68,6 @@ def _end(response):
         },
     )
     return response
-
-
-def _teardown(_error):
-    if g.pop("long_poll", False):
-        metrics.LONG_POLLS.dec()
 
 
 @blp.get("/healthz")

@@ -44,7 +44,8 @@ SWEEP_STEP_SECONDS = 0.1  # a busy projector's sweep steps, at most this often (
 CLAIM_IDLE_MS = 30_000  # a notification unacknowledged this long: its projector died
 CONSUMER_GONE_MS = 300_000  # a consumer silent this long, with nothing pending, is gone
 CLAIM_EVERY = 10.0  # seconds between two looks for what dead projectors left
-REBUILD_BATCH = 100  # games a rebuild reads and writes in one round trip each
+REBUILD_BATCH = 25  # games a rebuild reads and writes in one round trip each (more: a
+# batch's parsed streams outgrow the memory Python keeps, and each batch faults it in again)
 
 
 @dataclass(frozen=True)
@@ -64,18 +65,25 @@ class Expiry:
         return table.EXPIRY_REASONS[current["status"]]
 
 
-# KEYS[1] the checkpoint, KEYS[2..] read models; ARGV[1] version, ARGV[2] the table,
-# ARGV[3] the channel that tells the API processes, ARGV[4] what to tell them,
-# ARGV[5..] the read models' documents in KEYS order. Publishing here, only when written,
-# spares a command after the write and keeps "views changed" from going out before the views.
+# KEYS[1] the checkpoint, KEYS[2..] read models, then (a game over) the keys that only
+# expire; ARGV[1] version, ARGV[2] the table, ARGV[3] the channel that tells the API
+# processes, ARGV[4] what to tell them, ARGV[5] when every key expires (ms; 0: never),
+# ARGV[6..] the read models' documents in KEYS order. Publishing here, only when written,
+# spares a command after the write and keeps "views changed" from going out before the
+# views; expiring here spares a command a key and leaves no moment without the expiry.
 _WRITE_IF_NEWER = """
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if current >= tonumber(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[1], 'version', ARGV[1], 'table', ARGV[2])
-for i = 2, #KEYS do redis.call('SET', KEYS[i], ARGV[i + 3]) end
+for i = 2, #ARGV - 4 do redis.call('SET', KEYS[i], ARGV[i + 4]) end
+if ARGV[5] ~= '0' then
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
+end
 redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1
 """
+# Known.indexed of a game a rebuild took out of every index (lobbies and live).
+UNINDEXED = "unindexed"
 
 
 def read_models(current, version):
@@ -138,14 +146,15 @@ class Projector:
                 versions[game_id] = result
         return versions
 
-    def _project_batch(self, game_ids, acks=None):
-        """{game_id: version or the exception that stopped it}."""
+    def _project_batch(self, game_ids, acks=None, known=None):
+        """{game_id: version or the exception that stopped it}. `known`: each game's
+        checkpoint when the caller knows it (a rebuild: none), not read nor checked."""
         with _no_cyclic_gc():  # the batch is freed on return, before it runs again
-            return self._project(game_ids, acks)
+            return self._project(game_ids, acks, known)
 
-    def _project(self, game_ids, acks):
+    def _project(self, game_ids, acks, known=None):
         results = {}
-        known = self._checkpoints(game_ids)
+        rebuilding, known = known, known or self._checkpoints(game_ids)
         tails, stale, hooks = self._tails(known)
         if stale:  # moved under us: forget what we knew, read them afresh
             for game_id in stale:
@@ -165,7 +174,8 @@ class Projector:
             except Exception as error:
                 self.known.forget(game_id)
                 results[game_id] = error
-        saved = self._save_all(folded, results, acks)
+        # A rebuild's "lag" is the game's age, not a projection's delay: not observed.
+        saved = self._save_all(folded, results, acks, lagged=rebuilding is None)
         try:
             self._after_save(saved)
         except Exception:  # written, but not indexed: touch the indexes next time
@@ -210,10 +220,15 @@ class Projector:
             if isinstance(answer, Exception):  # a webhook read's error is read_hooks'
                 raise answer
         reads = answers[len(checked) : len(checked) + len(known)]
-        tails = {g: Tail.of(entries) for g, entries in zip(known, reads, strict=True)}
         stored = answers[: len(checked)]
         stale = [g for g, v in zip(checked, stored, strict=True) if int(v or 0) != known[g].version]
         hooks = read_hooks(answers[len(checked) + len(known) :]) if read_hooks else {}
+        tails = {}
+        for game_id, entries in zip(known, reads, strict=True):
+            # A fold from nothing passes over the records (a rebuild: 2 events in 5);
+            # the webhooks need every event.
+            only_fold = known[game_id].table is None and not hooks.get(game_id)
+            tails[game_id] = Tail.of(entries, table.RECORDS if only_fold else ())
         return tails, stale, hooks
 
     def _fold(self, game_id, was, tail, hooks):
@@ -227,30 +242,39 @@ class Projector:
         docs = {name: jsonutil.dumps(document) for name, document in models.items()}
         return was, tail, current, (jsonutil.dumps(current), docs)
 
-    def _write_args(self, game_id, version, documents):
+    def _write_args(self, game_id, version, documents, current=None, ended_at=None):
+        """The write script's keys and arguments; with the game over at `ended_at` (ms),
+        the expiry of its read models and webhook keys (`Retention.expires_at`)."""
         checkpoint, docs = documents
         keys = [self.keys.checkpoint(game_id)] + [
             self.keys.summary(game_id) if n == "summary" else self.keys.view(game_id, n)
             for n in docs
         ]
+        expires_at = None if current is None else self.retention.expires_at(current, ended_at)
+        if expires_at is not None:
+            keys += self.retention.webhook_keys(self.keys, game_id)
         told = f"{game_id} {version}"  # what the API processes' watchers hear
-        return keys, [version, checkpoint, self.keys.changes, told, *docs.values()]
+        args = [version, checkpoint, self.keys.changes, told, expires_at or 0, *docs.values()]
+        return keys, args
 
     def _save(self, game_id, current, version):
         """Write one game's read models and checkpoint, unless the stored checkpoint is
-        as new already. True when written."""
+        as new already (no expiry: it does not know when the game ended). True when
+        written."""
         models = read_models(current, version)
         docs = {name: jsonutil.dumps(document) for name, document in models.items()}
         keys, args = self._write_args(game_id, version, (jsonutil.dumps(current), docs))
         return self._write(keys=keys, args=args) == 1
 
-    def _save_all(self, folded, results, acks=None):
+    def _save_all(self, folded, results, acks=None, lagged=True):
         """Write every folded game (one round trip, or one a game on a cluster), and
         acknowledge `acks` after them; the games written, and each game's version (or
-        error) in `results`."""
+        error) in `results`. `lagged`: observe each write's projection lag."""
         writes = {}
-        for game_id, (_, tail, _, documents) in folded.items():
-            writes[game_id] = self._write_args(game_id, tail.version, documents)
+        for game_id, (_, tail, current, documents) in folded.items():
+            writes[game_id] = self._write_args(
+                game_id, tail.version, documents, current, tail.last_at
+            )
         answers = self._run_writes(writes, acks)
         saved = {}
         for game_id, answer in answers.items():
@@ -260,10 +284,13 @@ class Projector:
                 self.known.forget(game_id)
                 results[game_id] = answer
             elif answer == 1:
-                metrics.projected(time.time() - tail.first_at / 1000)
-                # The table as a cold read would give it back (JSON's types).
-                known = Known(version, jsonutil.loads(checkpoint), was.indexed, was.next_look)
-                self.known.put(game_id, known)
+                if lagged:
+                    metrics.projected(time.time() - tail.first_at / 1000)
+                if current["status"] in OVER:
+                    self.known.forget(game_id)  # nothing more to come
+                else:  # the table as a cold read would give it back (JSON's types)
+                    table_now = jsonutil.loads(checkpoint)
+                    self.known.put(game_id, Known(version, table_now, was.indexed, was.next_look))
                 saved[game_id] = folded[game_id]
                 results[game_id] = version
             else:  # refused: another projector got as far; read afresh next time
@@ -306,12 +333,13 @@ class Projector:
         now = _now_ms()
         for game_id, (was, tail, current, _) in saved.items():
             status = current["status"]
-            if status in OVER:  # every save: a SET of a view drops its expiry
-                pipe.zrem(self.keys.live, game_id)
-                self.retention.expire_if_over(pipe, self.keys, game_id, current, tail.last_at)
+            unindexed = was.indexed == UNINDEXED  # in no index: nothing to take out
+            if status in OVER:  # (its expiry went with the write)
+                if not unindexed:
+                    pipe.zrem(self.keys.live, game_id)
             elif was.next_look - now < self.sweep_ms // 2:  # just looked at: the sweep may wait
                 live[game_id] = now + self.sweep_ms
-            if status == was.indexed:
+            if status == was.indexed or (unindexed and status != "waiting"):
                 continue
             for lobby in (self.keys.lobby, self.keys.lobby_of(current["game"])):
                 if status == "waiting":
@@ -323,10 +351,10 @@ class Projector:
         if len(pipe):
             pipe.execute()
         for game_id, (was, tail, current, _) in saved.items():
-            known = self.known.get(game_id)
             if current["status"] in OVER:
-                self.known.forget(game_id)  # nothing more to come
-            elif known is not None and known.version == tail.version:
+                continue  # forgotten when written
+            known = self.known.get(game_id)
+            if known is not None and known.version == tail.version:
                 next_look = live.get(game_id, was.next_look)
                 self.known.put(
                     game_id, Known(known.version, known.table, current["status"], next_look)
@@ -444,13 +472,13 @@ class Projector:
         return game_ids
 
     def rebuild_batch(self, game_ids):
-        """Project a batch of games whose checkpoints a rebuild deleted; the first game
-        that failed stops the rebuild."""
+        """Project a batch of games whose checkpoints and indexes a rebuild deleted
+        (`forget_read_models`); the first game that failed stops the rebuild."""
         if not game_ids:
             return
-        for game_id in game_ids:
-            self.known.put(game_id, Known(0, None))  # no checkpoint now: none to read
-        for result in self._project_batch(game_ids).values():
+        # No checkpoint now (none to read or check), and in no index.
+        known = dict.fromkeys(game_ids, Known(0, None, UNINDEXED))
+        for result in self._project_batch(game_ids, known=known).values():
             if isinstance(result, Exception):
                 raise result
 

@@ -35,14 +35,21 @@ class Retention:
         with the read models. Unlike those, they cannot be made again from the stream."""
         return [keys.webhooks(game_id), keys.webhook_health(game_id)]
 
-    def expire_if_over(self, pipe, keys, game_id, current, ended_at):
-        """Queue on `pipe` the expiry of the game's read models and webhook keys if it is
-        over, `seconds` after its last event (`ended_at`, ms). Counted from the end, not
+    def expires_at(self, current, ended_at):
+        """When (ms) a game's read models and webhook keys expire: `seconds` after its
+        last event (`ended_at`, ms) if it is over, else None. Counted from the end, not
         from the save: a rebuild writes a game long over anew, and Redis drops it again
         at once."""
         if self.seconds <= 0 or current["status"] not in OVER:
+            return None
+        return ended_at + self.seconds * 1000
+
+    def expire_if_over(self, pipe, keys, game_id, current, ended_at):
+        """Queue on `pipe` the expiry (`expires_at`) of the game's read models and
+        webhook keys if it is over (the projector's write expires them itself)."""
+        at_ms = self.expires_at(current, ended_at)
+        if at_ms is None:
             return
-        at_ms = ended_at + self.seconds * 1000
         for key in self.read_model_keys(keys, game_id, current):
             pipe.pexpireat(key, at_ms)
         for key in self.webhook_keys(keys, game_id):

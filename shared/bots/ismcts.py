@@ -48,7 +48,8 @@ against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games
 Alakablast 0.713 [0.646, 0.771] at 2 (200 games, load 3 to 6), 0.518 [0.449, 0.587]
 at 3 (200 games, load 6 to 8); Alien, its play-outs read by `evaluate` at `cut`, 0.568
 [0.519, 0.615] at 2 (seeds 1 and 2, 400 games, load 6 to 10), 0.358 [0.317, 0.401] at 3
-(500 games: not yet over fair). docs/bots.md has the commands.
+(500 games: not yet over fair; 0.358 [0.321, 0.397] over 600 with the rivals' play read
+card by card, bots-alien3). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only

@@ -79,3 +79,40 @@ def test_the_table_sets_the_floor_against_boardgame_io_as_moves(tmp_path):
     rows = report.table({"runs": runs, "load_before": (1.0, 1.0, 1.0)})
     line = next(r for r in rows.splitlines() if "the floor as moves/s, 10 games" in r)
     assert "700 (650-750)" in line and "(0.70x)" in line
+
+
+def test_bot_games_are_set_against_one_game_round_by_round_and_against_the_cores():
+    # Two interleaved rounds of (1 game, 8 games). A ratio is taken within a round, then
+    # the median; the cores' ceiling is cpus / (CPU a move at 8 games) over one game's
+    # rate in play: 2 cores / 1 ms a move = 2,000 moves/s = 2.0x a game playing 1,000.
+    def run(games, rate, in_play):
+        return {"kind": "bots", "target": "tablestream", "games": games, "moves_per_s": rate,
+                "moves_per_s_in_play": in_play, "redis_commands_per_move": 4,
+                "cpu_ms_per_move": {"worker": 0.6, "Redis": 0.4}, "cpus": 2}  # fmt: skip
+
+    runs = [run(1, 500, 1000), run(8, 1500, 1800), run(1, 1000, 1000), run(8, 2000, 1800)]
+    results = {"runs": runs, "load_before": (1.0, 1.0, 1.0)}
+    bots = report._bots(results)
+    assert bots["ratio"] == (1500 / 500 + 2000 / 1000) / 2  # not 1,750 / 750
+    assert bots["in_play"] == 1.8
+    assert bots["ceiling"] == 2.0
+    line = next(r for r in report.table(results).splitlines() if "four random bots" in r)
+    assert "in play 1000 / 1800 (1.80x); 2 cores allow 2.00x one game in play" in line
+    goal = next(r for r in report.goals(results).splitlines() if "8 games vs 1" in r)
+    assert "2.50x" in goal and "NOT met" in goal
+
+
+def test_request_cpu_times_the_move_paths_requests_and_the_floors():
+    """bench/request_cpu.py plays a few moves in-process (its own Redis) and prints a
+    figure for each kind of request, no timing asserted."""
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, str(BENCH / "request_cpu.py"), "--moves", "5", "--rounds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    for kind in ("POST command", "GET view (long-poll, moved)", "floor POST", "floor GET"):
+        assert f"  {kind}: " in done.stdout

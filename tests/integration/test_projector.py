@@ -9,6 +9,7 @@ import redis
 
 from services import deps as deps_module
 from services import embedded_redis
+from services.ops import metrics
 from services.projector import projector as projector_module
 from services.projector import rebuild
 from services.projector.projector import Projector
@@ -32,6 +33,7 @@ def move(deps, game_id, times=1):
 
 
 def all_read_models(deps):
+    """Every key: its value and when it expires (`expires_at`)."""
     found = {}
     for key in deps.redis.scan_iter(match=f"{deps.keys.prefix}*"):
         kind = deps.redis.type(key)
@@ -45,7 +47,19 @@ def all_read_models(deps):
             found[key] = deps.redis.zrange(key, 0, -1)
         elif kind == b"set":
             found[key] = deps.redis.smembers(key)
+        if key in found:
+            found[key] = (found[key], expires_at(deps.redis, key))
     return found
+
+
+def expires_at(client, key):
+    """When `key` expires (ms since the epoch; -1: never). A Redis before 7 (no
+    PEXPIRETIME) tells only whether it does (True, or -1)."""
+    try:
+        return client.pexpiretime(key)
+    except redis.RedisError:  # unknown to the server (or to a cluster client)
+        ttl = client.pttl(key)
+        return ttl > 0 or ttl
 
 
 def test_each_seat_gets_a_view_with_only_its_own_hand(deps, projector):
@@ -132,6 +146,22 @@ def test_rebuild_regenerates_the_same_read_models(deps, projector):
     assert all_read_models(deps) == live
 
 
+def test_a_rebuild_observes_no_projection_lag_but_live_projection_does(deps, projector):
+    # A rebuild's "lag" would be each game's age (days, in production): not a delay.
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
+    move(deps, game_id, 2)
+
+    def observed():
+        return next(s.value for s in metrics.PROJECTION_LAG.collect()[0].samples
+                    if s.name.endswith("_count"))  # fmt: skip
+
+    before = observed()
+    projector.project(game_id)
+    assert observed() == before + 1
+    projector.rebuild()
+    assert observed() == before + 1
+
+
 def play_randomly(deps, game_id, rng, moves):
     """Up to `moves` random legal commands of the seats to act (a table timer when none
     can act), until the game is over."""
@@ -153,24 +183,34 @@ def play_randomly(deps, game_id, rng, moves):
 
 
 def test_a_rebuild_writes_byte_for_byte_what_projecting_live_wrote(deps, projector, monkeypatch):
-    """Every game, waiting, under way with a turn clock and finished, projected live
-    after every few moves; then rebuilt from the streams alone, in batches of two."""
+    """Every game, under way with a turn clock and finished (with and without one),
+    and games waiting and cancelled, projected live after every few moves; then rebuilt
+    from the streams alone, in batches of two: the same keys, bytes and expiry times."""
     rng = random.Random(5)
-    ids = [deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]]
+    waiting, cancelled = (
+        deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
+        for _ in range(2)
+    )
+    deps.service.cancel(cancelled)
+    playing, ending = [], []
     for number, game in enumerate(games.NAMES):
         seats = humans(*"abcd"[: 4 if game == "alien" else 3])
-        ids.append(deps.service.create(game, seats, {"seed": number, "turn_seconds": 60})["id"])
-    ids.append(deps.service.create("alebrijes", humans("a", "b"), {"seed": 9})["id"])
+        for clock, to in ((60, playing), (60, ending), (None, ending)):
+            options = {"seed": number, "turn_seconds": clock} if clock else {"seed": number}
+            to.append(deps.service.create(game, seats, options)["id"])
     for _ in range(8):
-        for game_id in ids:
-            play_randomly(deps, game_id, rng, 4 if game_id != ids[-1] else 300)
+        for game_id in [waiting, cancelled, *playing, *ending]:
+            play_randomly(deps, game_id, rng, 4 if game_id in playing else 300)
             projector.project(game_id)
-    statuses = [deps.service.load(game_id)[1]["status"] for game_id in ids]
-    assert statuses == ["waiting", *["active"] * len(games.NAMES), "finished"]
-    assert all(deps.service.load(g)[1]["acting_since"] for g in ids[1:-1])  # clocks run
+    status = {game_id: deps.service.load(game_id)[1]["status"] for game_id in deps.store.game_ids()}
+    assert [status[g] for g in (waiting, cancelled)] == ["waiting", "cancelled"]
+    assert {status[g] for g in playing} == {"active"}
+    assert {status[g] for g in ending} == {"finished"}
+    assert all(deps.service.load(g)[1]["acting_since"] for g in playing)  # clocks run
     live = all_read_models(deps)
+    assert all(live[deps.keys.summary(g).encode()][1] > 0 for g in [cancelled, *ending])
     monkeypatch.setattr(projector_module, "REBUILD_BATCH", 2)
-    assert Projector(deps.store, consumer="rebuilder").rebuild() == len(ids)
+    assert Projector(deps.store, consumer="rebuilder").rebuild() == len(status)
     assert all_read_models(deps) == live
 
 

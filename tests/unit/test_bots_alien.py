@@ -260,14 +260,39 @@ def test_the_search_takes_a_bot_modules_own_least_gain():
     assert ismcts._best("greedy's", large, bot.CONFIDENCE, bot.MIN_GAIN) == "other"
 
 
+def _fit(slots, cards):
+    """Whether `cards` can be the unseen cards `slots` describe: each card given to a
+    slot that does not lack it (a bipartite matching, by augmenting paths)."""
+    if len(slots) != len(cards):
+        return False
+    holder = {}  # slot -> card index
+
+    def place(card, tried):
+        for slot, lacks in enumerate(slots):
+            if cards[card] in lacks or slot in tried:
+                continue
+            tried.add(slot)
+            if slot not in holder or place(holder[slot], tried):
+                holder[slot] = card
+                return True
+        return False
+
+    return all(place(card, set()) for card in range(len(cards)))
+
+
+def _unseen(hand, known):
+    return list((Counter(hand) - known).elements())
+
+
 @pytest.mark.parametrize("players", [2, 3])
 def test_what_greedy_play_reveals_a_seat_lacks_is_true_and_the_sample_keeps_it(players):
     """Among greedy players who shout every right claim at once (as the tournament
-    plays them), the CAPTURED cards a seat's feed says another seat lacks (it did not
-    capture, nobody claimed) are in no such hand, and a trusted sample deals none there."""
+    plays them), what a seat's feed says each unseen card in another hand is not (the
+    seat did not capture, steal or lay a card, nobody claimed) is true of the real
+    hands, and a trusted sample deals the hands so too."""
     from services.tournament import Game  # the tournament's in-process table
 
-    inferred = 0
+    inferred = clues = 0
     for seed in range(4):
         game = Game("alien", ["greedy"] * players, f"lacks-{seed}")
         for _ in range(300):
@@ -278,25 +303,79 @@ def test_what_greedy_play_reveals_a_seat_lacks_is_true_and_the_sample_keeps_it(p
                 view, feed = game.view(seat), game.feeds[seat]
                 memory = sampling.memory_of(view, feed)
                 assert memory is not None
-                for other in range(players):
-                    assert not memory.lacks[other] & set(hands[other])
-                    inferred += len(memory.lacks[other])
                 rng = random.Random(seed)
                 rng.randrange = lambda n: 1  # never the untrusted world
                 state = bot.sample(view, feed, rng)
                 assert alien.view(state, seat) == view["state"]
                 for other in range(players):
-                    assert not memory.lacks[other] & set(state["hands"][other])
-    assert inferred > 200
+                    if other == seat:
+                        continue
+                    slots, known = memory.slots[other], memory.known[other]
+                    assert _fit(slots, _unseen(hands[other], known))
+                    assert _fit(slots, _unseen(state["hands"][other], known))
+                    inferred += sum(len(slot) for slot in slots)
+                    clues += sum(1 for slot in slots for card in slot if card[0] == "C")
+    assert inferred > 2000 and clues > 500
+
+
+def test_a_seat_that_ends_its_turn_holds_no_card_it_could_have_laid():
+    """Greedy ends a turn only with no CLUE card to lay, no bounty hunter to use and no
+    capture: the cards kept then are none of those, the cards drawn after may be."""
+    memory = sampling._Memory(0, 3)
+    memory.fold({"type": "dealt", "hands": [["C01"] * 5, 5, 5], "draw_pile": 55})
+    memory.fold({"type": "turned_over", "card": "C38", "returned_to": None})
+    memory.prisons[2] = ["A7"]  # an alien H2 or H3 could take
+    memory.fold({"type": "ended_turn", "seat": 1})
+    (lacks,) = {frozenset(slot) for slot in memory.slots[1]}
+    assert {"A3", "A8", "C38", "C03", "C89", "C13", "H1", "H2", "H3"} <= lacks
+    assert "C12" not in lacks and "A5" not in lacks  # C38 is not claimed before it leaves
+    memory.fold({"type": "drew", "seat": 1, "cards": 2})
+    assert [len(slot) for slot in memory.slots[1]] == [len(lacks)] * 5 + [0, 0]
+    # On its next turn it lays C36 (a card drawn since), then captures A3, which every
+    # unseen card lacked (3 was on both table cards): the reading was wrong (not a
+    # greedy player), and what each card lacked is forgotten.
+    memory.fold({"type": "turn_began", "seat": 1})
+    memory.fold({"type": "played", "seat": 1, "card": "C36"})
+    assert len(memory.slots[1]) == 6 and "C36" not in memory.lacks[1]
+    assert sum(not slot & {"C38", "C89"} for slot in memory.slots[1]) == 1
+    memory.fold({"type": "captured", "seat": 1, "card": "A3"})
+    assert len(memory.slots[1]) == 5 and memory.lacks[1] == set()
+    assert memory.lacks[2] == {"A5"} and memory.lacks[0] == set()  # C38 left unclaimed
+
+
+def test_a_sample_deals_an_unseen_card_none_of_what_it_lacks():
+    """Where a rival's unseen cards lack a dozen cards or more (it ended a turn with
+    cards it could not lay), every trusted sample deals it cards that fit, and the
+    untrusted one deals at random."""
+    from services.tournament import Game
+
+    game = Game("alien", ["greedy", "greedy"], "ends")
+    for _ in range(400):
+        view, feed = game.view(0), game.feeds[0]
+        memory = sampling.memory_of(view, feed)
+        if view["state"]["turn"] == 0 and max(map(len, memory.slots[1]), default=0) > 12:
+            break
+        assert game.step()
+    unfit = 0
+    for k in range(20):
+        for world in (0, 1):  # randrange 0: the untrusted world
+            rng = random.Random(k)
+            rng.randrange = lambda n, world=world: world
+            hand = bot.sample(view, feed, rng)["hands"][1]
+            fits = _fit(memory.slots[1], _unseen(hand, memory.known[1]))
+            assert fits or not world
+            unfit += not fits
+    assert unfit > 0
 
 
 def test_a_seat_that_did_not_capture_is_dealt_no_card_it_could_have_captured_with():
     """The memory reads a pass on a table card showing aliens a, b as holding neither
-    CAPTURED card; a card the seat then draws unseen clears it."""
+    CAPTURED card (nor a CLUE card to lay); a card the seat then draws unseen may be one."""
     memory = sampling._Memory(0, 2)
+    memory.fold({"type": "dealt", "hands": [["C01", "C02", "C04", "C05", "C06"], 5]})
     memory.table = "C38"
     memory.fold({"type": "passed", "seat": 1})
-    assert memory.lacks[1] == {"A3", "A8"}
+    assert {"A3", "A8", "C13", "C89"} <= memory.lacks[1]
     assert memory.lacks[0] == set()  # the seat's own hand is in its view
     memory.fold({"type": "drew", "seat": 1, "cards": 1})
     assert memory.lacks[1] == set()

@@ -65,7 +65,10 @@ _HAND_ORDER = {card: _hand_order(card) for card in CODES}  # every code's key, w
 
 def sorted_cards(cards):
     """The cards as a new list in hand order."""
-    return sorted(cards, key=sort_key)
+    try:  # every card a code: the key is a lookup, with no Python call a card
+        return sorted(cards, key=_HAND_ORDER.__getitem__)
+    except KeyError:
+        return sorted(cards, key=sort_key)
 
 
 def remove_cards(hand, cards):

@@ -1,6 +1,6 @@
 """Folding events into state. No randomness: every deal and draw is in the events."""
 
-from ..common import clone, fold_event
+from ..common import fold_event
 from .cards import remove_cards
 
 
@@ -9,10 +9,11 @@ def next_seat(state, seat):
 
     In the one-turn variant nobody is skipped: a lap ends before anyone acts twice.
     """
-    players = state["players"]
+    players, passed = state["players"], state["passed"]
+    one_turn = state["options"]["one_turn"]
     for step in range(1, players + 1):
         candidate = (seat + step) % players
-        if state["options"]["one_turn"] or not state["passed"][candidate]:
+        if one_turn or not passed[candidate]:
             return candidate
     return seat
 
@@ -25,7 +26,7 @@ def _dealt(state, event):
         starting_seat=event["starting_seat"],
         turn=event["starting_seat"],
         leader=event["starting_seat"],
-        hands=clone(event["hands"]),
+        hands=[list(hand) for hand in event["hands"]],  # lists of card codes
         draw_pile=list(event["draw_pile"]),
         laid_aside=[[] for _ in range(players)],
         played=[],
@@ -36,11 +37,12 @@ def _dealt(state, event):
 
 def _exchange(state, event):
     """Lay cards aside and draw as many from the top of the draw pile."""
-    seat = event["seat"]
-    hand = remove_cards(state["hands"][seat], event["laid_aside"])
-    state["hands"][seat] = hand + event["drawn"]
-    state["laid_aside"][seat] += event["laid_aside"]
-    state["draw_pile"] = state["draw_pile"][event["count"] :]
+    seat, laid_aside = event["seat"], event["laid_aside"]
+    hand = remove_cards(state["hands"][seat], laid_aside)  # a new list: extended below
+    hand += event["drawn"]
+    state["hands"][seat] = hand
+    state["laid_aside"][seat] += laid_aside
+    del state["draw_pile"][: event["count"]]  # the state's own list (copy_state)
 
 
 def _exchanged(state, event):
@@ -58,14 +60,18 @@ def _passed(state, event):
     state["turn"] = next_seat(state, event["seat"])
 
 
-_TABLE_FIELDS = ("seat", "cards", "colour", "number", "count")
-
-
 def _played(state, event):
-    seat = event["seat"]
-    state["hands"][seat] = remove_cards(state["hands"][seat], event["cards"])
-    state["played"] += event["cards"]
-    state["table"] = {key: clone(event[key]) for key in _TABLE_FIELDS}
+    seat, cards = event["seat"], event["cards"]
+    state["hands"][seat] = remove_cards(state["hands"][seat], cards)
+    state["played"] += cards
+    # The combination on the table: its colour, number and count are a string and ints.
+    state["table"] = {
+        "seat": seat,
+        "cards": list(cards),
+        "colour": event["colour"],
+        "number": event["number"],
+        "count": event["count"],
+    }
     state["turn"] = next_seat(state, seat)
 
 
@@ -82,12 +88,9 @@ def _laid_aside(state, event):
 
 
 def _table_cleared(state, event):
-    state.update(
-        table=None,
-        passed=[False] * state["players"],
-        leader=event["leader"],
-        turn=event["leader"],
-    )
+    state["table"] = None
+    state["passed"] = [False] * state["players"]
+    state["leader"] = state["turn"] = event["leader"]
 
 
 def _round_ended(state, event):
@@ -121,7 +124,11 @@ def evolve(state, event):
 def evolve_in_place(state, event):
     """`state` itself after `event`, folded into it, and returned: only for a state its
     caller owns (a search's copy of a world, a decide's own copy; see base.py)."""
-    return fold_event(_FOLDS, state, event, "Alebrijes", copy=False)
+    fold = _FOLDS.get(event.get("type"))  # called once an event of a rebuild: no detour
+    if fold is None:  # fold_event says what is wrong
+        return fold_event(_FOLDS, state, event, "Alebrijes", copy=False)
+    fold(state, event)
+    return state
 
 
 def copy_state(state):

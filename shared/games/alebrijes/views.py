@@ -38,14 +38,20 @@ def view(state, seat):
         "hand_sizes": [len(hand) for hand in state["hands"]],
         "laid_aside_counts": [len(cards) for cards in state["laid_aside"]],
         "draw_pile_size": len(state["draw_pile"]),
-        "table": clone(state["table"]),
+        "table": _table(state["table"]),
         "passed": list(state["passed"]),
-        "round_scores": clone(state["round_scores"]),
+        "round_scores": [list(scores) for scores in state["round_scores"]],
         "totals": list(state["totals"]),
         "rounds_won": list(state["rounds_won"]),
         "round_winner": state["round_winner"],
         "result": result(state),
     }
+
+
+def _table(table):
+    """A copy of the combination on the table (its cards a list, the rest numbers and a
+    colour), or None."""
+    return None if table is None else {**table, "cards": list(table["cards"])}
 
 
 def redact(event, seat):
