@@ -144,14 +144,18 @@ class Peer:
 
 
 class Floor:
-    """bench/floor.py: Flask + gunicorn (the API's settings) + one Redis command."""
+    """bench/floor.py: Flask + gunicorn (the API's settings) + one Redis command; of
+    another checkout with `root` (its floor under its server settings)."""
 
     name = "floor"
+
+    def __init__(self, root=ROOT):
+        self.root = Path(root)
 
     def start(self):
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "bench/floor.py", "--port", str(self.port)], cwd=ROOT
+            [sys.executable, "bench/floor.py", "--port", str(self.port)], cwd=self.root
         )
         self.base = f"http://127.0.0.1:{self.port}"
         wait_for(f"{self.base}/hello", self.process)

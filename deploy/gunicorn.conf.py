@@ -1,8 +1,8 @@
-"""gunicorn settings for the API.
+"""gunicorn settings for the API (and bench/floor.py).
 
 gevent workers: a long-poll or an event stream mostly waits, and a greenlet waits for
 almost nothing, so one process holds thousands of them (bench/long_poll.py measures
-how many). One process per core.
+how many). One process per core (1, 3 or 4 on 2 cores: no faster, docs/performance.md).
 
 Logs: JSON lines (LOG_FORMAT=text for a terminal) through services.ops.logs; the
 access line is the app's own (services.ops.web), with the request id and game id.
