@@ -3,7 +3,6 @@ bot worker, embedded Redis) plus `python -m services.webhooks worker`, deliverin
 HTTP to a receiver on 127.0.0.1 while a human plays three bots."""
 
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -29,7 +28,8 @@ def webhook_stack(tmp_path_factory):
         client, run = start_stack(tmp_path_factory)
     worker = None
     try:
-        redis_url = _embedded_redis_url(tmp_path_factory, client.base)
+        # services.run writes its embedded Redis' URL into its run dir.
+        redis_url = (run.run_dir / "redis.url").read_text().strip()
         env = {**os.environ, **LOCAL, "REDIS_URL": redis_url}
         worker = subprocess.Popen(
             [sys.executable, "-m", "services.webhooks", "worker"],
@@ -48,15 +48,6 @@ def webhook_stack(tmp_path_factory):
                 worker.kill()
         run.send_signal(signal.SIGINT)
         run.wait(30)
-
-
-def _embedded_redis_url(tmp_path_factory, base):
-    """The Redis URL services.run printed in the log of the stack serving at `base`."""
-    for log in tmp_path_factory.getbasetemp().glob("logs*/run.log"):
-        text = log.read_text()
-        if base in text:
-            return re.search(r"embedded Redis at (\S+)", text).group(1)
-    raise AssertionError("no log of the stack names its Redis")
 
 
 def wait_until(condition, timeout=20.0):
