@@ -1,6 +1,17 @@
 """Small builders the tests share."""
 
+from shared import table
 from shared.games import alebrijes
+
+
+def legal_choices(current):
+    """Every (seat, command) the seats to act may send now: what a random player picks
+    from."""
+    return [
+        (seat, command)
+        for seat in table.to_act(current)
+        for command in table.view(current, 0, seat)["legal"]
+    ]
 
 
 def humans(*names):

@@ -15,7 +15,7 @@ from services.projector import rebuild
 from services.projector.projector import Projector
 from shared import games, jsonutil, table
 from shared.config import Config
-from tests.helpers import RecordingScheduler, humans
+from tests.helpers import RecordingScheduler, humans, legal_choices
 from tests.integration.conftest import build_deps
 
 
@@ -169,11 +169,7 @@ def play_randomly(deps, game_id, rng, moves):
         _, current = deps.service.load(game_id)
         if current["status"] != "active":
             return
-        choices = [
-            (seat, command)
-            for seat in table.to_act(current)
-            for command in table.view(current, 0, seat)["legal"]
-        ]
+        choices = legal_choices(current)
         if choices:
             deps.service.command(game_id, *rng.choice(choices))
         elif table.rules_timers(current):

@@ -9,6 +9,7 @@ import pytest
 
 from shared import games
 from shared import table as tables
+from tests.helpers import legal_choices
 
 
 def random_game(game, players, seed, steps=400):
@@ -23,11 +24,7 @@ def random_game(game, players, seed, steps=400):
     for _ in range(steps):
         if current["status"] != "active":
             break
-        choices = [
-            (seat, command)
-            for seat in tables.to_act(current)
-            for command in tables.view(current, 0, seat)["legal"]
-        ]
+        choices = legal_choices(current)
         if choices:
             new = tables.play(current, *rng.choice(choices))
         elif tables.rules_timers(current):
