@@ -91,13 +91,32 @@ def primary_of(client, key):
     return client.get_node_from_key(key).port
 
 
+def diagnosis(client, cluster, key, load):
+    """What each live node and the client say about `key`'s slot, and the load's last
+    error: what a failure to recover needs to be explained."""
+    slot = client.keyslot(key)
+    views = {}
+    for port, node in cluster.items():
+        if node.poll() is not None:
+            continue
+        try:
+            ranges = redis.Redis(port=port, socket_timeout=1).execute_command("CLUSTER SLOTS")
+            views[port] = [int(r[2][1]) for r in ranges if r[0] <= slot <= r[1]]
+        except redis.RedisError as error:
+            views[port] = repr(error)
+    return (
+        f"slot {slot}: the client's primary {primary_of(client, key)}; the live nodes' "
+        f"{views}; {load.failures} failed moves, the last {load.last_error}"
+    )
+
+
 class Load:
     """Moves on every game, as fast as one thread makes them; what the service
     acknowledged is kept, with the time; what fails is retried."""
 
     def __init__(self, d, game_ids):
         self.d, self.game_ids = d, game_ids
-        self.acknowledged, self.failures = [], 0
+        self.acknowledged, self.failures, self.last_error = [], 0, None
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self.run)
 
@@ -106,8 +125,9 @@ class Load:
             for game_id in self.game_ids:
                 try:
                     self.move(game_id)
-                except Exception:
+                except Exception as error:
                     self.failures += 1
+                    self.last_error = f"{type(error).__name__}: {error}"
                     time.sleep(0.05)
 
     def move(self, game_id):
@@ -141,7 +161,10 @@ def test_a_primary_killed_under_load_fails_over_and_the_service_recovers(cluster
         # Recovered: moves on the game whose primary died are acknowledged again.
         deadline = killed + 30
         while not any(t > killed and g == games[0] for t, g, _, _ in load.acknowledged):
-            assert time.monotonic() < deadline, "the service did not recover from the failover"
+            assert time.monotonic() < deadline, (
+                "the service did not recover from the failover: "
+                + diagnosis(client, cluster, d.keys.events(games[0]), load)
+            )
             time.sleep(0.1)
         recovered = time.monotonic() - killed
         time.sleep(2)
