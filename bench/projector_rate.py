@@ -7,8 +7,9 @@ that tree's `python -m services.projector`, appends the recorded events one at a
 round robin over the games, paced at --rates events/s for --seconds each (one process,
 EventStore.append as the API does it: script + feed XADD), and listens on the `changes`
 channel. An event's lag is from its append until a "<game> <version>" at or past it is
-published (the read models are written by then). Prints p50/p99 lag, the rate reached
-and the projector's CPU per event.
+published (the read models are written by then). Prints p50/p99 lag, the rate reached,
+the projector's CPU per event and Redis' (INFO cpu: the appends' share included, the
+same for every tree). --seats 2 plays the bench's human games' size.
 
     .venv/bin/python bench/projector_rate.py --roots /tmp/base . --rates 250 500 1000
 """
@@ -37,7 +38,7 @@ from services.deps import build  # noqa: E402
 from shared.config import Config  # noqa: E402
 from shared.store import EventStore  # noqa: E402
 
-SEATS = [{"name": n} for n in "abcd"]
+SEATS = [{"name": n} for n in "abcd"]  # --seats of them
 ROUNDS = 8  # ~1,000 events a game
 
 
@@ -48,10 +49,11 @@ def main():
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--games", type=int, default=8)
+    parser.add_argument("--seats", type=int, default=4, help="seats a game (2 to 4)")
     args = parser.parse_args()
     print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
     with tempfile.TemporaryDirectory() as scratch:
-        games = record_games(Path(scratch) / "record", args.games)
+        games = record_games(Path(scratch) / "record", args.games, args.seats)
         print(f"recorded {sum(map(len, games))} events of {len(games)} games", flush=True)
         rows = []
         for rep in range(args.reps):
@@ -67,12 +69,18 @@ def main():
             mine = [r for r in rows if r["root"] == root and r["rate"] == rate]
             medians = {
                 k: round(statistics.median(r[k] for r in mine), 2)
-                for k in ("reached", "lag_p50_ms", "lag_p99_ms", "cpu_ms_per_event")
+                for k in (
+                    "reached",
+                    "lag_p50_ms",
+                    "lag_p99_ms",
+                    "cpu_ms_per_event",
+                    "redis_cpu_ms_per_event",
+                )
             }
             print(f"median {'ABCDEFGH'[index]} ({root}) at {rate}/s: {json.dumps(medians)}")
 
 
-def record_games(directory, count):
+def record_games(directory, count, seats=4):
     """The events of `count` games played to their end, as lists of event dicts."""
     directory.mkdir(parents=True)
     process, url = embedded_redis.start(directory, appendfsync="no")
@@ -82,7 +90,9 @@ def record_games(directory, count):
         d = build(config, client=client, queue_client=client)
         games = []
         for seed in range(count):
-            game_id = d.service.create("alebrijes", SEATS, {"seed": seed, "rounds": ROUNDS})["id"]
+            game_id = d.service.create(
+                "alebrijes", SEATS[:seats], {"seed": seed, "rounds": ROUNDS}
+            )["id"]
             systems.play_to_end(d, game_id, lambda legal: legal[0], 20_000)
             games.append([r.event for r in d.store.read(game_id)])
         return games
@@ -113,12 +123,12 @@ def one_run(directory, root, games, rate, args):
                 raise RuntimeError(f"the projector of {root} did not start")
             time.sleep(0.1)
         time.sleep(0.5)
-        cpu = _cpu(projector.pid)
+        cpu, redis_cpu = _cpu(projector.pid), _redis_cpu(client)
         appended, reached = drive(store, games, rate, args.seconds)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not published.caught_up(appended):
             time.sleep(0.05)
-        cpu = _cpu(projector.pid) - cpu
+        cpu, redis_cpu = _cpu(projector.pid) - cpu, _redis_cpu(client) - redis_cpu
         lags = published.lags(appended)
         published.stop()
         return {
@@ -129,6 +139,7 @@ def one_run(directory, root, games, rate, args):
             "lag_p99_ms": _percentile(lags, 0.99),
             "unprojected": len(appended) - len(lags),
             "cpu_ms_per_event": 1000 * cpu / max(1, len(appended)),
+            "redis_cpu_ms_per_event": 1000 * redis_cpu / max(1, len(appended)),
         }
     finally:
         projector.terminate()
@@ -204,6 +215,13 @@ class Listener:
 def _cpu(pid):
     times = psutil.Process(pid).cpu_times()
     return times.user + times.system
+
+
+def _redis_cpu(client):
+    """Seconds of CPU the Redis server has used (its appends of the events and the
+    listener's messages included: the same for every tree)."""
+    cpu = client.info("cpu")
+    return cpu["used_cpu_sys"] + cpu["used_cpu_user"]
 
 
 def _percentile(values, q):

@@ -6,6 +6,7 @@ moves once before each poll (a batch of 8 games), 10 times.
     cd <tree> && /path/to/.venv/bin/python /path/to/bench/projector_trips.py
 """
 
+import collections
 import os
 import sys
 import tempfile
@@ -46,23 +47,35 @@ def main():
                 pass
             for label, rounds, games in (("1 game a batch", 20, 1), ("8 games a batch", 10, 8)):
                 trips = commands = moves = 0
+                by_name = collections.Counter()
                 for _ in range(rounds):
                     for game_id in ids[:games]:
                         _move(d, game_id)
                     before = client.info("stats")["total_commands_processed"]
+                    stats = _commandstats(client)
                     TRIPS[0] = 0
                     projector.poll(block_ms=None)
                     trips += TRIPS[0]
                     after = client.info("stats")["total_commands_processed"]
+                    by_name.update(_commandstats(client) - stats)
                     commands += after - before - 1  # the INFO itself
                     moves += games
                 print(
                     f"{os.getcwd()}: {label}: {trips / moves:.2f} round trips, "
                     f"{commands / moves:.2f} commands a move"
                 )
+                by_name.pop("info", None)
+                detail = ", ".join(f"{n} {c / moves:.2f}" for n, c in sorted(by_name.items()))
+                print(f"    by command (a script's own inside it): {detail}")
         finally:
             process.kill()
             process.wait(10)
+
+
+def _commandstats(client):
+    """Counter {command: calls so far}; a script's own commands counted by name too."""
+    stats = client.info("commandstats")
+    return collections.Counter({k.removeprefix("cmdstat_"): v["calls"] for k, v in stats.items()})
 
 
 def _move(d, game_id):

@@ -33,6 +33,7 @@ from services.projector.known import Known, KnownGames
 from services.projector.retention import OVER, Retention
 from services.worker.schedule import Nothing
 from shared import games, jsonutil, table
+from shared.link import Batch, Link, stream_reads
 from shared.store import Tail
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,9 @@ class Projector:
         self.consumer_gone_ms = CONSUMER_GONE_MS
         self.claim_every = CLAIM_EVERY
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
+        # The feed's reads, the tails and the writes: on a connection of its own, without
+        # redis-py's layers (shared/link.py). A cluster keeps redis-py's path.
+        self.link = None if isinstance(self.redis, RedisCluster) else Link(self.redis)
         self.known = KnownGames()
         self._read_ahead = None  # the feed's next batch, read with a batch's writes
 
@@ -208,7 +212,7 @@ class Projector:
         """Each game's records after the version known, the games whose stored
         checkpoint is not the one this projector remembers, and each game's active
         webhooks (one round trip)."""
-        pipe = self.store.tails_pipeline()
+        pipe = Batch(self.link) if self.link else self.store.tails_pipeline()
         checked = [g for g in known if self.known.get(g) is known[g]]
         for game_id in checked:
             pipe.hget(self.keys.checkpoint(game_id), "version")
@@ -305,7 +309,7 @@ class Projector:
             return {g: _answer(self._write, keys, args) for g, (keys, args) in writes.items()}
         if not writes and not acks:
             return {}
-        pipe = self.redis.pipeline(transaction=False)
+        pipe = Batch(self.link)
         for keys, args in writes.values():
             pipe.evalsha(self._write.sha, len(keys), *keys, *args)
         if acks:
@@ -505,13 +509,15 @@ class Projector:
         if ahead and not pending:
             return self._handle(ahead, count)
         start = "0" if pending else ">"
-        batches = self.redis.xreadgroup(
+        read = Batch(self.link) if self.link else self.redis
+        answer = read.xreadgroup(
             GROUP,
             self.consumer,
             {feed: start for feed in self._feeds()},
             count=count,
             block=None if pending or not block_ms else block_ms,
         )
+        batches = stream_reads(answer.execute()[0]) if self.link else answer
         return self._handle(batches or [], None if pending else count)
 
     def _handle(self, batches, read_ahead=None):
@@ -623,7 +629,7 @@ class Acks:
     def take(self, answers):
         """The answers of what `queue` queued."""
         if self._reading and not isinstance(answers[-1], Exception):
-            self.ahead = answers[-1] or None
+            self.ahead = stream_reads(answers[-1]) or None
 
 
 @contextmanager

@@ -1,0 +1,108 @@
+"""A connection of one process's own to one Redis server, for a hot loop's round trips.
+
+redis-py 8 wraps every call in layers (connection pool checkout and release, retries,
+observability hooks, response callbacks): on this machine ~110-140 us of CPU a GET,
+against ~30 us for sending the same packed command on a connection and reading the
+answer (docs/performance.md, "The projector and Redis a move"). The projector spends
+three round trips a batch, most of its CPU a move; `Link` sends a batch's commands as one
+write on a connection it keeps, and reads Redis' answers as they come (no response
+callbacks: a stream read is nested lists, not redis-py's dicts; see `stream_reads`).
+
+One thread at a time (the projector's loop). Not for a Redis Cluster: the caller keeps
+redis-py's path there.
+"""
+
+import os
+
+from redis.commands import CoreCommands
+from redis.exceptions import ConnectionError, ResponseError, TimeoutError
+
+
+class Link:
+    """Commands to the server `redis` (a redis.Redis) talks to, on a connection made
+    with its pool's settings and kept; a failed round trip drops the connection, and
+    the next one connects again."""
+
+    def __init__(self, redis):
+        self._pool = redis.connection_pool
+        self._connection = None
+        self._pid = None
+
+    def run(self, commands):
+        """Send `commands` (tuples of a command's words) in one write; return their
+        answers in order, an error reply as the ResponseError (not raised, like a
+        pipeline's raise_on_error=False). Raises when the connection fails."""
+        connection = self._connect()
+        try:
+            connection.send_packed_command(connection.pack_commands(commands), False)
+            answers = []
+            for _ in commands:
+                try:
+                    answers.append(connection.read_response())
+                except ResponseError as error:  # its reply is read: go on with the next
+                    answers.append(error)
+            return answers
+        except (ConnectionError, TimeoutError, OSError):
+            self.close()
+            raise
+        except BaseException:  # answers left unread would answer the next round trip
+            self.close()
+            raise
+
+    def _connect(self):
+        if self._connection is None or self._pid != os.getpid():  # none, or a fork's
+            pool = self._pool
+            self._connection = pool.connection_class(**pool.connection_kwargs)
+            self._pid = os.getpid()
+        return self._connection
+
+    def close(self):
+        """Drop the connection (the next `run` connects again)."""
+        if self._connection is not None and self._pid == os.getpid():
+            self._connection.disconnect()
+        self._connection = None
+
+
+class Batch(CoreCommands):
+    """Commands queued as on a redis-py pipeline (`batch.hget(...)`), sent by `link` in
+    one round trip by `execute`. The answers are Redis' own, as a pipeline with no
+    response callbacks gives them (`EventStore.tails_pipeline`): bytes, ints, lists."""
+
+    def __init__(self, link):
+        self._link = link
+        self._commands = []
+
+    def execute_command(self, *args, **options):
+        self._commands.append(args)
+        return self
+
+    def __len__(self):
+        return len(self._commands)
+
+    def execute(self, raise_on_error=True):
+        """The answers, in order; with `raise_on_error`, the first error reply raised."""
+        commands, self._commands = self._commands, []
+        answers = self._link.run(commands) if commands else []
+        if raise_on_error:
+            for answer in answers:
+                if isinstance(answer, Exception):
+                    raise answer
+        return answers
+
+
+def stream_reads(answer):
+    """A stream read's answer (XREADGROUP, XREAD) as redis-py's callback gives it:
+    [(stream, [(entry id, {field: value} or None), ...]), ...]; [] for none. (A map
+    {stream: entries}, as RESP3 and fakeredis answer, is read too.)"""
+    if not answer:
+        return []
+    streams = answer.items() if isinstance(answer, dict) else answer
+    return [
+        (stream, [(entry_id, _fields(flat)) for entry_id, flat in read]) for stream, read in streams
+    ]
+
+
+def _fields(flat):
+    if flat is None or isinstance(flat, dict):  # trimmed from the stream, or parsed
+        return flat
+    return dict(zip(flat[::2], flat[1::2], strict=True))
