@@ -34,7 +34,10 @@ class Link:
         pipeline's raise_on_error=False). Raises when the connection fails."""
         connection = self._connect()
         try:
-            connection.send_packed_command(connection.pack_commands(commands), False)
+            # One write: redis-py's packing leaves large arguments (views) as chunks of
+            # their own, each a sendall (a system call) if handed over as a list.
+            packed = b"".join(connection.pack_commands(commands))
+            connection.send_packed_command([packed], False)
             answers = []
             for _ in commands:
                 try:
