@@ -14,6 +14,7 @@ redis-py's path there.
 
 import os
 
+from hiredis import pack_command
 from redis.commands import CoreCommands
 from redis.exceptions import ConnectionError, ResponseError, TimeoutError
 
@@ -34,9 +35,9 @@ class Link:
         pipeline's raise_on_error=False). Raises when the connection fails."""
         connection = self._connect()
         try:
-            # One write: redis-py's packing leaves large arguments (views) as chunks of
-            # their own, each a sendall (a system call) if handed over as a list.
-            packed = b"".join(connection.pack_commands(commands))
+            # One write (redis-py's packing leaves large arguments, views, as chunks of
+            # their own, each a sendall), packed by hiredis: a third of redis-py's CPU.
+            packed = b"".join(map(pack_command, commands))
             connection.send_packed_command([packed], False)
             answers = []
             for _ in commands:
