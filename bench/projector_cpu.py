@@ -3,7 +3,8 @@
 Per tree and rep, a subprocess in that tree: a fresh embedded Redis, 8 two-seat Alebrijes
 games (the bench's human games), then --moves times one move (the game service, as the
 API makes it) and one poll of the feed (a batch of one game, as at half load); or, with
---batch 8, every game moves once before each poll. Measures the poll's CPU
+--batch 8, every game moves once before each poll; --block-ms 1000 polls as the run
+loop does (a poll may wait for the feed, which the moves answer at once). Measures the poll's CPU
 (`time.process_time`: waiting for Redis is not counted, other processes' load hardly
 moves it) and Redis' CPU over the polls (INFO cpu, its two INFO calls a poll included:
 the same for every tree). Prints the medians per tree.
@@ -28,10 +29,16 @@ def main():
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--moves", type=int, default=300)
     parser.add_argument("--batch", type=int, default=1, help="games moved before each poll")
+    parser.add_argument(
+        "--block-ms",
+        type=int,
+        default=0,
+        help="poll(block_ms=...) as the run loop does (1000): a poll may wait for the feed",
+    )
     parser.add_argument("--one", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(one(args.moves, args.batch)))
+        print(json.dumps(one(args.moves, args.batch, args.block_ms or None)))
         return
     print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
     rows = {root: [] for root in args.roots}
@@ -39,6 +46,7 @@ def main():
         for root in args.roots:
             command = [sys.executable, str(Path(__file__).resolve()), "--one"]
             command += ["--moves", str(args.moves), "--batch", str(args.batch)]
+            command += ["--block-ms", str(args.block_ms)]
             out = subprocess.run(command, cwd=root, capture_output=True, text=True, check=True)
             row = json.loads(out.stdout.strip().splitlines()[-1])
             rows[root].append(row)
@@ -49,7 +57,7 @@ def main():
         print(f"median {'ABCDEFGH'[index]} ({root}): {json.dumps(medians)}")
 
 
-def one(moves, batch):
+def one(moves, batch, block_ms=None):
     sys.path.insert(0, os.getcwd())  # the tree under test
     import redis
 
@@ -87,7 +95,7 @@ def one(moves, batch):
                     move(d, ids[(n + k) % len(ids)])
                 before = redis_cpu(client)
                 start = time.process_time()
-                projector.poll(block_ms=None)
+                projector.poll(block_ms=block_ms)
                 polls.append(time.process_time() - start)
                 redis_total += redis_cpu(client) - before
                 played += batch

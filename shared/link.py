@@ -16,7 +16,7 @@ import os
 
 from hiredis import pack_command
 from redis.commands import CoreCommands
-from redis.exceptions import ConnectionError, ResponseError, TimeoutError
+from redis.exceptions import ResponseError
 
 
 class Link:
@@ -28,30 +28,49 @@ class Link:
         self._pool = redis.connection_pool
         self._connection = None
         self._pid = None
+        self.pending = False  # the last command of the last run is still to be answered
 
-    def run(self, commands):
+    def run(self, commands, leave_last=False):
         """Send `commands` (tuples of a command's words) in one write; return their
         answers in order, an error reply as the ResponseError (not raised, like a
-        pipeline's raise_on_error=False). Raises when the connection fails."""
+        pipeline's raise_on_error=False). Raises when the connection fails.
+
+        `leave_last`: return without the last command's answer (a blocking read that
+        may wait long); `pending_answer` reads it, and no other run may come before."""
+        if self.pending:
+            raise RuntimeError("the link still waits for an answer: pending_answer first")
         connection = self._connect()
         try:
             # One write (redis-py's packing leaves large arguments, views, as chunks of
             # their own, each a sendall), packed by hiredis: a third of redis-py's CPU.
             packed = b"".join(map(pack_command, commands))
             connection.send_packed_command([packed], False)
-            answers = []
-            for _ in commands:
-                try:
-                    answers.append(connection.read_response())
-                except ResponseError as error:  # its reply is read: go on with the next
-                    answers.append(error)
+            answers = [self._answer(connection) for _ in commands[: -1 if leave_last else None]]
+            self.pending = leave_last
             return answers
-        except (ConnectionError, TimeoutError, OSError):
-            self.close()
-            raise
         except BaseException:  # answers left unread would answer the next round trip
             self.close()
             raise
+
+    def pending_answer(self):
+        """The answer `run(..., leave_last=True)` left, waited for. Raises when the
+        connection fails (and drops it)."""
+        if not self.pending:
+            raise RuntimeError("no answer is pending")
+        try:
+            answer = self._answer(self._connection)
+        except BaseException:
+            self.close()
+            raise
+        self.pending = False
+        return answer
+
+    @staticmethod
+    def _answer(connection):
+        try:
+            return connection.read_response()
+        except ResponseError as error:  # its reply is read: go on with the next
+            return error
 
     def _connect(self):
         if self._connection is None or self._pid != os.getpid():  # none, or a fork's
@@ -65,6 +84,7 @@ class Link:
         if self._connection is not None and self._pid == os.getpid():
             self._connection.disconnect()
         self._connection = None
+        self.pending = False
 
 
 class Batch(CoreCommands):
@@ -83,10 +103,11 @@ class Batch(CoreCommands):
     def __len__(self):
         return len(self._commands)
 
-    def execute(self, raise_on_error=True):
-        """The answers, in order; with `raise_on_error`, the first error reply raised."""
+    def execute(self, raise_on_error=True, leave_last=False):
+        """The answers, in order; with `raise_on_error`, the first error reply raised.
+        `leave_last`: the last command's answer is left to `Link.pending_answer`."""
         commands, self._commands = self._commands, []
-        answers = self._link.run(commands) if commands else []
+        answers = self._link.run(commands, leave_last) if commands else []
         if raise_on_error:
             for answer in answers:
                 if isinstance(answer, Exception):

@@ -118,6 +118,7 @@ class Projector:
         # The feed's reads, the tails and the writes: on a connection of its own, without
         # redis-py's layers (shared/link.py). A cluster keeps redis-py's path.
         self.link = None if isinstance(self.redis, RedisCluster) else Link(self.redis)
+        self._spare = None  # a second link, while `link` waits for the feed (a sweep step)
         self.known = KnownGames()
         self._read_ahead = None  # the feed's next batch, read with a batch's writes
 
@@ -212,7 +213,7 @@ class Projector:
         """Each game's records after the version known, the games whose stored
         checkpoint is not the one this projector remembers, and each game's active
         webhooks (one round trip)."""
-        pipe = Batch(self.link) if self.link else self.store.tails_pipeline()
+        pipe = Batch(self._free_link()) if self.link else self.store.tails_pipeline()
         checked = [g for g in known if self.known.get(g) is known[g]]
         for game_id in checked:
             pipe.hget(self.keys.checkpoint(game_id), "version")
@@ -309,12 +310,13 @@ class Projector:
             return {g: _answer(self._write, keys, args) for g, (keys, args) in writes.items()}
         if not writes and not acks:
             return {}
-        pipe = Batch(self.link)
+        link = self._free_link()
+        pipe = Batch(link)
         for keys, args in writes.values():
             pipe.evalsha(self._write.sha, len(keys), *keys, *args)
-        if acks:
-            acks.queue(pipe, ahead=bool(writes))
-        answered = pipe.execute(raise_on_error=False)
+        if acks:  # the read ahead may wait for the feed only on the link `poll` reads
+            acks.queue(pipe, ahead=bool(writes), wait=link is self.link)
+        answered = pipe.execute(raise_on_error=False, leave_last=bool(acks and acks.waits))
         answers = dict(zip(writes, answered, strict=False))
         if acks:
             acks.sent = True
@@ -504,10 +506,14 @@ class Projector:
         whichever feeds name it), acknowledge them. Returns how many notifications were
         handled. `block_ms` None or 0: do not wait for notifications. While the feed
         keeps it busy, the next batch comes in the previous batch's writes' round trip
-        (read ahead), not a round trip of its own."""
+        (read ahead), not a round trip of its own; and while it does not, that read ahead
+        waits for the next notification (at most a sweep step) and this poll takes its
+        answer: a batch costs two round trips, not three."""
+        if self.link is not None and self.link.pending:
+            return self._handle(self._waited(), None if pending else count, block_ms)
         ahead, self._read_ahead = self._read_ahead, None
         if ahead and not pending:
-            return self._handle(ahead, count)
+            return self._handle(ahead, count, block_ms)
         start = "0" if pending else ">"
         read = Batch(self.link) if self.link else self.redis
         answer = read.xreadgroup(
@@ -518,17 +524,35 @@ class Projector:
             block=None if pending or not block_ms else block_ms,
         )
         batches = stream_reads(answer.execute()[0]) if self.link else answer
-        return self._handle(batches or [], None if pending else count)
+        return self._handle(batches or [], None if pending else count, block_ms)
 
-    def _handle(self, batches, read_ahead=None):
+    def _waited(self):
+        """The feed's batch the last writes' round trip waited for ([] if none came)."""
+        answer = self.link.pending_answer()
+        if isinstance(answer, Exception):
+            raise answer
+        return stream_reads(answer)
+
+    def _free_link(self):
+        """The link, or while it waits for the feed, the spare (sweeps, claims)."""
+        if not self.link.pending:
+            return self.link
+        if self._spare is None:
+            self._spare = Link(self.redis)
+        return self._spare
+
+    def _handle(self, batches, read_ahead=None, block_ms=None):
         """Project the games that [(feed, entries)] of notifications name, then
         acknowledge them (in the writes' round trip when it goes, with a read of the
-        feed's next `read_ahead` notifications if given). An entry trimmed from the feed
-        comes without fields (and, from XAUTOCLAIM on Redis 6.2, without an id)."""
+        feed's next `read_ahead` notifications if given, which waits for them up to
+        `block_ms` or a sweep step, whichever is shorter). An entry trimmed from the
+        feed comes without fields (and, from XAUTOCLAIM on Redis 6.2, without an id)."""
         named = [fields[b"g"].decode() for _, entries in batches for _, fields in entries if fields]
         acks = Acks(batches)
         if read_ahead:
-            acks.read_ahead = (self.consumer, {feed: ">" for feed in self._feeds()}, read_ahead)
+            wait = min(block_ms, int(self.sweep_step_seconds * 1000)) if block_ms else None
+            streams = {feed: ">" for feed in self._feeds()}
+            acks.read_ahead = (self.consumer, streams, read_ahead, wait or None)
         if named:
             self.project_many(named, acks)
             self._read_ahead = acks.ahead
@@ -592,18 +616,21 @@ class Projector:
             except Exception:  # one bad game must not stop every other game's views
                 log.exception("projection failed; retrying")
                 time.sleep(0.5)
-        ahead, self._read_ahead = self._read_ahead, None
-        if ahead:  # read, so pending on this consumer: project it now, not after a claim
-            try:
+        try:  # read, so pending on this consumer: project it now, not after a claim
+            ahead, self._read_ahead = self._read_ahead, None
+            if self.link is not None and self.link.pending:
+                ahead = self._waited()
+            if ahead:
                 self._handle(ahead)
-            except Exception:  # left pending: another projector claims it, the sweep repairs
-                log.exception("could not project what was read ahead before stopping")
+        except Exception:  # left pending: another projector claims it, the sweep repairs
+            log.exception("could not project what was read ahead before stopping")
 
 
 class Acks:
     """The feed entries of one read, to acknowledge once their games are written; and,
-    when `read_ahead` is set ((consumer, streams, count)), a read of the next batch to
-    send along (`ahead`: its answer, None if not read)."""
+    when `read_ahead` is set ((consumer, streams, count, wait ms or None)), a read of
+    the next batch to send along (`ahead`: its answer, None if not read; `waits`: it
+    may wait, and its answer is left on the link for `poll`)."""
 
     def __init__(self, batches):
         self.ids = {}
@@ -615,20 +642,22 @@ class Acks:
         self.read_ahead = None
         self.ahead = None
         self._reading = False
+        self.waits = False
 
-    def queue(self, pipe, ahead=False):
+    def queue(self, pipe, ahead=False, wait=False):
         """Queue the XACKs on `pipe`, after whatever is queued there already, and the
-        read ahead if asked for (`ahead`) and set."""
+        read ahead if asked for (`ahead`) and set; with `wait`, one that may wait."""
         for feed, ids in self.ids.items():
             pipe.xack(feed, GROUP, *ids)
         self._reading = bool(ahead and self.read_ahead)
         if self._reading:
-            consumer, streams, count = self.read_ahead
-            pipe.xreadgroup(GROUP, consumer, streams, count=count)  # no BLOCK: what is there
+            consumer, streams, count, block = self.read_ahead
+            self.waits = bool(wait and block)
+            pipe.xreadgroup(GROUP, consumer, streams, count=count, block=block if wait else None)
 
     def take(self, answers):
-        """The answers of what `queue` queued."""
-        if self._reading and not isinstance(answers[-1], Exception):
+        """The answers of what `queue` queued (the read ahead's, unless it waits)."""
+        if self._reading and not self.waits and not isinstance(answers[-1], Exception):
             self.ahead = stream_reads(answers[-1]) or None
 
 

@@ -58,3 +58,18 @@ def test_a_link_whose_connection_broke_raises_then_connects_again(real_redis, ke
     with pytest.raises(ConnectionError):
         link.run([("GET", counter)])
     assert link.run([("GET", counter)]) == [b"1"]
+
+
+def test_a_last_answer_left_waiting_is_read_by_pending_answer(real_redis, keys):
+    link = Link(real_redis)
+    feed = keys.feed(1)
+    real_redis.xadd(feed, {"g": "old"}, id="1-0")
+    waiting = ("XREAD", "BLOCK", 5000, "STREAMS", feed, "1-0")
+    assert link.run([("PING",), waiting], leave_last=True) == [b"PONG"]
+    assert link.pending
+    with pytest.raises(RuntimeError):
+        link.run([("PING",)])  # its answer would be taken for the read's
+    real_redis.xadd(feed, {"g": "new"}, id="2-0")
+    assert stream_reads(link.pending_answer()) == [(feed.encode(), [(b"2-0", {b"g": b"new"})])]
+    assert not link.pending
+    assert link.run([("PING",)]) == [b"PONG"]

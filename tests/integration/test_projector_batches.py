@@ -309,3 +309,47 @@ def test_a_projector_that_stops_projects_what_it_read_ahead_first(deps):
     assert projector.poll(pending=True) == 0
     for game_id in (first, second):
         assert stored(deps, deps.keys.view(game_id, 0))["version"] == deps.store.version(game_id)
+
+
+def test_while_the_feed_is_quiet_the_writes_round_trip_waits_for_the_next_batch(
+    real_redis, keys, monkeypatch
+):
+    """poll with a wait: the writes' read ahead waits for the feed (at most a sweep
+    step) and the next poll takes its answer, so a batch costs two round trips; a
+    projection in between (a sweep step, a claim) goes on a spare link."""
+    from redis.connection import AbstractConnection
+
+    from tests.integration.conftest import build_deps
+
+    d = build_deps(real_redis, keys)
+    projector = d.projector(consumer="p")
+    projector.join_group()
+    first, second = (
+        d.service.create("alebrijes", humans("a", "b"), {"seed": s})["id"] for s in (15, 16)
+    )
+    projector.poll(block_ms=None)
+    projector.sweep_step_seconds = 5  # the read ahead waits up to 5 s
+    move(d, first)
+    assert projector.poll(block_ms=1000) == 1
+    assert projector.link.pending  # the read of the next batch waits on the link
+    move(d, second)
+    trips = []
+    send = AbstractConnection.send_packed_command
+
+    def counted(self, command, check_health=True):
+        trips.append(command)
+        return send(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    assert projector.poll(block_ms=1000) == 1  # the second game's move, waited for
+    assert len(trips) == 2  # the tails, the writes (and the next wait)
+    monkeypatch.undo()
+    assert stored(d, d.keys.view(second, 1))["version"] == d.store.version(second)
+    assert projector.link.pending
+    move(d, first)
+    assert projector.project(first) == d.store.version(first)  # on the spare link
+    assert stored(d, d.keys.view(first, 1))["version"] == d.store.version(first)
+    assert projector.link.pending  # its notification waits there, read
+    projector.run(stop=lambda: True)  # takes it first: nothing left pending
+    assert not projector.link.pending
+    assert projector.poll(pending=True) == 0
