@@ -635,3 +635,27 @@ def view(table, version, seat):
         "legal": rules.legal(state, seat) if active and seat is not None else [],
         "state": None if state is None else rules.view(state, seat),
     }
+
+
+def views(table, version, seats):
+    """{seat: view(table, version, seat)} for each of `seats` (None: the spectator's),
+    the parts every seat shares (summary, who acts, deadlines, timers) made once: the
+    projector writes every seat's view on every event. The views share those parts'
+    lists and dicts: serialise them, do not change them."""
+    rules, state = rules_of(table), table["rules"]
+    active = table["status"] == "active"
+    shared = {
+        **summary(table, version),
+        "to_act": to_act(table),
+        "deadlines": deadlines(table),
+        "timers": [{"key": t["key"], "deadline": t["deadline"]} for t in table_timers(table)],
+    }
+    return {
+        seat: {
+            **shared,
+            "seat": seat,
+            "legal": rules.legal(state, seat) if active and seat is not None else [],
+            "state": None if state is None else rules.view(state, seat),
+        }
+        for seat in seats
+    }

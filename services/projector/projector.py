@@ -90,10 +90,8 @@ UNINDEXED = "unindexed"
 def read_models(current, version):
     """Every read model of one game at one version, as {name: document}: the public
     summary, the spectator's view and one view per seat."""
-    seats = range(len(current["seats"]))
-    models = {"summary": table.summary(current, version), None: table.view(current, version, None)}
-    models.update({seat: table.view(current, version, seat) for seat in seats})
-    return models
+    seats = [None, *range(len(current["seats"]))]
+    return {"summary": table.summary(current, version), **table.views(current, version, seats)}
 
 
 class Projector:

@@ -135,3 +135,26 @@ def test_play_folded_answers_plays_events_and_the_table_they_fold_to(game):
         assert after == then(current, events, at)
         current, checked = after, checked + 1
     assert current["status"] == "finished"  # the game-ending move was checked too
+
+
+@pytest.mark.parametrize("game", ["alebrijes", "alien", "alakablast", "abluxxen"])
+def test_views_are_each_seats_view_through_whole_games(game):
+    import random
+
+    from shared import games, jsonutil
+
+    rng = random.Random(11)
+    current, at, checked = opened(game, seats=3, at=1000, turn_seconds=30), 1000, 0
+    seats = [None, 0, 1, 2]
+    while current["status"] == "active" and checked < 400:
+        expected = {seat: jsonutil.dumps(table.view(current, checked, seat)) for seat in seats}
+        made = table.views(current, checked, seats)
+        assert {seat: jsonutil.dumps(v) for seat, v in made.items()} == expected
+        at += 250
+        seat = table.to_act(current)[0]
+        command = rng.choice(games.get(game).legal(current["rules"], seat))
+        current = table.play_folded(current, seat, command, "holder", at)[1]
+        checked += 1
+    assert current["status"] == "finished"
+    final = table.views(current, checked, seats)
+    assert final == {seat: table.view(current, checked, seat) for seat in seats}
