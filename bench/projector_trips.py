@@ -58,7 +58,7 @@ def main():
                     trips += TRIPS[0]
                     after = client.info("stats")["total_commands_processed"]
                     by_name.update(_commandstats(client) - stats)
-                    commands += after - before - 1  # the INFO itself
+                    commands += after - before - 2  # the two INFOs before the poll
                     moves += games
                 print(
                     f"{os.getcwd()}: {label}: {trips / moves:.2f} round trips, "
