@@ -508,7 +508,9 @@ class Projector:
         waits for the next notification (at most a sweep step) and this poll takes its
         answer: a batch costs two round trips, not three."""
         if self.link is not None and self.link.pending:
-            return self._handle(self._waited(), None if pending else count, block_ms)
+            waited = self._waited()
+            if waited:  # else its wait ran out: read the feed as now (it may hold some)
+                return self._handle(waited, None if pending else count, block_ms)
         ahead, self._read_ahead = self._read_ahead, None
         if ahead and not pending:
             return self._handle(ahead, count, block_ms)

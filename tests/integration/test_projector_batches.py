@@ -353,3 +353,23 @@ def test_while_the_feed_is_quiet_the_writes_round_trip_waits_for_the_next_batch(
     projector.run(stop=lambda: True)  # takes it first: nothing left pending
     assert not projector.link.pending
     assert projector.poll(pending=True) == 0
+
+
+def test_a_wait_that_ran_out_does_not_hide_what_the_feed_holds_now(real_redis, keys):
+    """The writes' read ahead waited 1 ms and got nothing; a move comes after: the next
+    poll reads the feed as it is now, not the empty answer alone (callers take 0 for
+    "the feed is empty": a test's run until quiet, a stopping projector)."""
+    import time
+
+    from tests.integration.conftest import build_deps
+
+    d = build_deps(real_redis, keys)
+    projector = d.projector(consumer="p")
+    projector.join_group()
+    game_id = d.service.create("alebrijes", humans("a", "b"), {"seed": 17})["id"]
+    assert projector.poll(block_ms=1) == 1  # its creation; the read ahead waits 1 ms
+    assert projector.link.pending
+    time.sleep(0.05)  # the wait runs out with nothing
+    move(d, game_id)
+    assert projector.poll(block_ms=None) == 1
+    assert stored(d, d.keys.view(game_id, 0))["version"] == d.store.version(game_id)
