@@ -65,8 +65,13 @@ def create_app(deps=None, *, spec_only=False):
     generate the OpenAPI document."""
     if deps is None and not spec_only:
         from services import deps as deps_module
+        from services.api import connections
+        from shared.config import Config
 
-        deps = deps_module.build()
+        config = Config.from_env()
+        # The API's own connections: see services/api/connections.py.
+        redis_client = deps_module.connect(config.redis_url, config.redis_cluster)
+        deps = deps_module.build(config, client=connections.quick_checks(redis_client))
     app = App(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
