@@ -64,14 +64,9 @@ def create_app(deps=None, *, spec_only=False):
     environment; tests pass their own. `spec_only` builds it without any Redis, to
     generate the OpenAPI document."""
     if deps is None and not spec_only:
-        from services import deps as deps_module
         from services.api import connections
-        from shared.config import Config
 
-        config = Config.from_env()
-        # The API's own connections: see services/api/connections.py.
-        redis_client = deps_module.connect(config.redis_url, config.redis_cluster)
-        deps = deps_module.build(config, client=connections.quick_checks(redis_client))
+        deps = connections.build_deps()
     app = App(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,

@@ -14,6 +14,9 @@ import select
 
 import redis
 
+from services import deps as deps_module
+from shared.config import Config
+
 try:
     from gevent import monkey
 
@@ -50,3 +53,10 @@ def quick_checks(client):
     if not issubclass(base, QuickCheck):
         pool.connection_class = type(f"Quick{base.__name__}", (QuickCheck, base), {})
     return client
+
+
+def build_deps(config=None):
+    """The API process's dependencies (services.deps.build), on quick-check connections."""
+    config = config or Config.from_env()
+    client = deps_module.connect(config.redis_url, config.redis_cluster)
+    return deps_module.build(config, client=quick_checks(client))
