@@ -7,18 +7,21 @@ how many). One process per core (1, 3 or 4 on 2 cores: no faster, docs/performan
 Logs: JSON lines (LOG_FORMAT=text for a terminal) through services.ops.logs; the
 access line is the app's own (services.ops.web), with the request id and game id.
 Metrics: the worker processes share PROMETHEUS_MULTIPROC_DIR (made here when unset,
-emptied when gunicorn starts); a dead worker's live gauges are dropped.
+emptied when gunicorn starts, removed when it exits if made here); a dead worker's live
+gauges are dropped.
 """
 
 import gc
 import multiprocessing
 import os
+import shutil
 import tempfile
 from pathlib import Path
 
 from services.ops import logs
 
 # Before any worker imports prometheus_client, which reads it once.
+_metrics_dir_made_here = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
 os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="tablestream-metrics-"))
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
@@ -41,6 +44,13 @@ def on_starting(server):
     directory.mkdir(parents=True, exist_ok=True)
     for stale in directory.glob("*.db"):
         stale.unlink()
+
+
+def on_exit(server):
+    """A metrics directory this file made goes with the server (one per start would
+    otherwise pile up in /tmp); one the operator named is theirs to keep."""
+    if _metrics_dir_made_here:
+        shutil.rmtree(os.environ["PROMETHEUS_MULTIPROC_DIR"], ignore_errors=True)
 
 
 def post_worker_init(worker):

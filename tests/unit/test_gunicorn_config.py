@@ -1,6 +1,7 @@
 """deploy/gunicorn.conf.py as gunicorn reads it: the settings the API runs with."""
 
 import gc
+import os
 import runpy
 from pathlib import Path
 
@@ -39,3 +40,18 @@ def test_a_worker_freezes_what_it_loaded_before_serving(config):
         assert gc.get_freeze_count() > 0  # a full collection no longer walks them
     finally:
         gc.unfreeze()
+
+
+def test_a_metrics_directory_made_here_goes_when_gunicorn_exits(monkeypatch):
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR", raising=False)
+    settings = runpy.run_path(str(CONF))
+    made = Path(os.environ.pop("PROMETHEUS_MULTIPROC_DIR"))  # run_path set it
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(made))
+    assert made.is_dir()
+    settings["on_exit"](None)
+    assert not made.exists()
+
+
+def test_a_metrics_directory_the_operator_named_is_kept(config, tmp_path):
+    config.on_exit(None)
+    assert tmp_path.is_dir()
