@@ -9,7 +9,7 @@ import pytest
 from werkzeug.test import Client
 
 from services.api.fast_view import FastViews
-from services.ops import logs
+from services.ops import logs, web
 
 
 @pytest.fixture
@@ -142,8 +142,12 @@ def test_a_given_request_id_is_answered_and_a_new_one_made_otherwise(app, game, 
     assert counted == []
 
 
-def test_its_access_lines_and_metrics_are_flasks(app, game, counted):
+def test_its_access_lines_and_metrics_are_flasks(app, game, counted, monkeypatch):
     game_id, tokens, _ = game
+    observed = []
+    monkeypatch.setattr(
+        web.metrics, "request_answered", lambda *answer: observed.append(answer[:3])
+    )
     stream = io.StringIO()
     logs.setup("api")
     logging.getLogger().handlers[0].setStream(stream)
@@ -157,4 +161,6 @@ def test_its_access_lines_and_metrics_are_flasks(app, game, counted):
     assert fast == flask
     assert fast["route"] == "/v1/alebrijes/<game_id>/view"
     assert fast["message"] == f"GET {path} 200"
+    route = "/v1/alebrijes/<game_id>/view"
+    assert observed == [("GET", route, 200), ("GET", route, 200)]  # fast, then Flask
     assert counted == []
