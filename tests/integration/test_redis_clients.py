@@ -1,7 +1,8 @@
-"""The service's Redis clients (services.deps.connect) never give a command a reply
-that was meant for another: a connection returned to the pool with a reply unread
-(a command cut off between its send and its read) is not handed out as it is.
-redis-py 8's maintenance notifications, on by default, skip that check."""
+"""The service's Redis clients (services.deps.connect) keep redis-py's guard against
+reading a reply meant for another command: a pooled connection that holds an unread
+reply is not handed out as it is. redis-py 8's maintenance notifications, on by
+default, skip that check. (redis-py's own read path already drops a connection whose
+read was cut off; the guard is for any other way a reply is left behind.)"""
 
 import uuid
 
@@ -11,6 +12,7 @@ from services import deps as deps_module
 def leave_a_reply_unread(pool, key):
     connection = pool.get_connection()
     connection.send_command("GET", key)  # sent, its reply never read
+    assert connection.can_read(timeout=5)  # it has landed, where the pool's check looks
     pool.release(connection)
 
 
