@@ -5,6 +5,7 @@ import secrets
 from dataclasses import dataclass
 
 import redis
+from redis.maint_notifications import MaintNotificationsConfig
 from rq import Queue
 from rq.serializers import JSONSerializer
 
@@ -87,7 +88,11 @@ def connect(url, cluster=False):
     # an idle change subscription; keepalive and a health check find a dead peer. A
     # connect timeout: a host that drops packets would hold a connect for the kernel's
     # two minutes, where a cluster client should move on to the node's replica.
+    # Maintenance notifications off: with them on ("auto", redis-py 8's default),
+    # the pool hands out a connection that still holds an unread reply, and the next
+    # command, maybe another seat's request, reads that reply as its own.
     sockets = dict(
+        maint_notifications_config=MaintNotificationsConfig(enabled=False),
         socket_timeout=None,
         socket_connect_timeout=CONNECT_TIMEOUT,
         socket_keepalive=True,
