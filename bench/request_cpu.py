@@ -127,7 +127,14 @@ def main():
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--root", default=ROOT, help="the checkout whose API to time")
     parser.add_argument("--profile", help="write cProfile summaries here (a folder)")
+    parser.add_argument(
+        "--gevent", action="store_true", help="monkey-patch as gunicorn's gevent worker does"
+    )
     args = parser.parse_args()
+    if args.gevent:
+        from gevent import monkey
+
+        monkey.patch_all()
     sys.path.insert(0, str(ROOT / "bench"))
     sys.path.insert(0, str(Path(args.root).resolve()))
     # As under gunicorn (deploy/gunicorn.conf.py): metrics in shared files.
@@ -157,7 +164,11 @@ def run(url, args):
     logs.setup("api")
     logging.getLogger().handlers[0].setStream(io.StringIO())
     config = Config.from_env({"REDIS_URL": url, "RATE_LIMITS": "off"})
-    deps = deps_module.build(config)
+    try:  # as the API builds them (quick-check connections), where the checkout has it
+        from services.api.connections import build_deps
+    except ImportError:
+        build_deps = deps_module.build
+    deps = build_deps(config)
     app = create_app(deps)
     floor_app = floor_module.create_app(url)
     projector = deps.projector(consumer="time")

@@ -5,6 +5,7 @@ import secrets
 from dataclasses import dataclass
 
 import redis
+from redis.maint_notifications import MaintNotificationsConfig
 from rq import Queue
 from rq.serializers import JSONSerializer
 
@@ -76,22 +77,30 @@ def token_secret(config, client, keys):
     return client.get(keys.secret).decode()
 
 
+CONNECT_TIMEOUT = 5  # seconds
+
+
 def connect(url, cluster=False):
     """A client whose pool makes callers wait for a free connection rather than fail:
     thousands of long-polls woken by one move share a few dozen connections. With
     `cluster`, a Redis Cluster client (the URL names any one node)."""
-    if cluster:
-        return redis.RedisCluster.from_url(url)
     # No read timeout: redis-py's default (5 s) cuts RQ's blocking dequeue (15 s) and
-    # an idle change subscription; keepalive and a health check find a dead peer.
-    pool = redis.BlockingConnectionPool.from_url(
-        url,
-        max_connections=64,
-        timeout=20,
+    # an idle change subscription; keepalive and a health check find a dead peer. A
+    # connect timeout: a host that drops packets would hold a connect for the kernel's
+    # two minutes, where a cluster client should move on to the node's replica.
+    # Maintenance notifications off: with them on ("auto", redis-py 8's default),
+    # the pool hands out a connection that still holds an unread reply, and the next
+    # command, maybe another seat's request, reads that reply as its own.
+    sockets = dict(
+        maint_notifications_config=MaintNotificationsConfig(enabled=False),
         socket_timeout=None,
+        socket_connect_timeout=CONNECT_TIMEOUT,
         socket_keepalive=True,
         health_check_interval=30,
     )
+    if cluster:
+        return redis.RedisCluster.from_url(url, **sockets)
+    pool = redis.BlockingConnectionPool.from_url(url, max_connections=64, timeout=20, **sockets)
     return redis.Redis(connection_pool=pool)
 
 

@@ -64,9 +64,9 @@ def create_app(deps=None, *, spec_only=False):
     environment; tests pass their own. `spec_only` builds it without any Redis, to
     generate the OpenAPI document."""
     if deps is None and not spec_only:
-        from services import deps as deps_module
+        from services.api import connections
 
-        deps = deps_module.build()
+        deps = connections.build_deps()
     app = App(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
@@ -131,6 +131,11 @@ def create_app(deps=None, *, spec_only=False):
     app.register_error_handler(ApiError, errors.handle_api_error)
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)
+    if deps is not None:  # last, so outermost: the common view GET skips Flask
+        from services.api import fast_view
+        from services.api.games import CONTRACTS
+
+        fast_view.install(app, deps, CONTRACTS)
     return app
 
 

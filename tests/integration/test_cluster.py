@@ -67,3 +67,16 @@ def test_the_lobby_reads_summaries_from_every_node(deps):
         projector.project(game_id)
     listed = app.test_client().get("/v1/games").get_json()["games"]
     assert sorted(g["id"] for g in listed) == sorted(ids)
+
+
+def test_the_cluster_client_bounds_a_connect_to_every_node(cluster_url):
+    client = deps_module.connect(cluster_url, cluster=True)
+    try:
+        nodes = client.get_nodes()
+        assert len(nodes) == 3
+        for node in nodes:
+            settings = node.redis_connection.connection_pool.connection_kwargs
+            assert settings["socket_connect_timeout"] == deps_module.CONNECT_TIMEOUT
+            assert settings["socket_timeout"] is None
+    finally:
+        client.close()

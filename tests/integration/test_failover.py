@@ -144,7 +144,7 @@ class Load:
 def test_a_primary_killed_under_load_fails_over_and_the_service_recovers(cluster):
     url = f"redis://127.0.0.1:{next(iter(cluster))}"
     config = Config(redis_url=url, queue_url="redis://unused", redis_cluster=True, token_secret="s")
-    client = redis.RedisCluster.from_url(url, socket_timeout=1, socket_connect_timeout=1)
+    client = deps_module.connect(url, cluster=True)  # as the service connects
     fake_queue = redis.Redis(port=next(iter(cluster)))  # RQ is not used here
     d = deps_module.build(config, client=client, queue_client=fake_queue)
     games = [
