@@ -49,7 +49,8 @@ Alakablast 0.713 [0.646, 0.771] at 2 (200 games, load 3 to 6), 0.518 [0.449, 0.5
 at 3 (200 games, load 6 to 8); Alien, its play-outs read by `evaluate` at `cut`, 0.568
 [0.519, 0.615] at 2 (seeds 1 and 2, 400 games, load 6 to 10), 0.358 [0.317, 0.401] at 3
 (500 games: not yet over fair; 0.358 [0.321, 0.397] over 600 with the rivals' play read
-card by card, bots-alien3). docs/bots.md has the commands.
+card by card, bots-alien3; 0.384 [0.351, 0.418] over 800 on fresh seeds with Alien's
+CONFIDENCE 1.5 and MIN_GAIN 0.03, bots-alien4). docs/bots.md has the commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only

@@ -46,42 +46,111 @@ def reflex(view, feed, rng):
 # --- on the seat's turn
 
 
+class Policy:
+    """Greedy's rules with knobs, for variants screened against it (bench/alien_variants.py;
+    none measured stronger, docs/bots.md). With every knob at its default it is greedy.
+
+    - `claim_cost`: what laying a CLUE card costs per live alien anyone may claim on it
+      (its sum or difference), in cards laid (0: the longest chain, whatever it opens).
+      Above 0 a chain scores its cards less that cost, and the turn ends (or passes)
+      rather than lay a chain that scores below nothing.
+    - `plan_depth`: CLUE cards laid in a row looking for a capture (PLAN_DEPTH).
+    - `h1_last`: lay the chain before using H1 (greedy uses H1 first).
+    - `h1_leader`: H1 takes from the fullest prison rather than the fullest hand.
+    - `claim_over_match`: rather than capture by matching, lay a CLUE card on which a
+      CAPTURED card in hand is a right claim (a claim also wins a card).
+    - `h2_now_only`: use H2 only on an alien it can capture at once."""
+
+    def __init__(
+        self,
+        claim_cost=0.0,
+        plan_depth=PLAN_DEPTH,
+        h1_last=False,
+        h1_leader=False,
+        claim_over_match=False,
+        h2_now_only=False,
+    ):
+        self.claim_cost = claim_cost
+        self.plan_depth = plan_depth
+        self.h1_last = h1_last
+        self.h1_leader = h1_leader
+        self.claim_over_match = claim_over_match
+        self.h2_now_only = h2_now_only
+
+    def greedy(self, view, feed, rng):
+        """The command the seat sends on its turn (always one of view["legal"])."""
+        legal, state = view["legal"], view["state"]
+        by_type = {}
+        for command in legal:
+            by_type.setdefault(command["type"], []).append(command)
+        for kind in ("stack", "claim"):
+            if kind in by_type:
+                return by_type[kind][0]
+        steals = by_type.get("take", []) + [c for c in by_type.get("hunt", []) if c["card"] == "H3"]
+        if steals:
+            return max(steals, key=lambda c: _target_weight(state, c))
+        plays = {c["card"]: c for c in by_type.get("play", [])}
+        if "capture" in by_type:
+            if self.claim_over_match and plays:
+                claim = _claim_play(state, plays)
+                if claim is not None:
+                    return plays[claim]
+            return by_type["capture"][0]
+        second = [c for c in by_type.get("hunt", []) if c["card"] == "H2"]
+        if second and self.h2_now_only:
+            second = [c for c in second if _capturable_now(state, c["alien"])]
+        if second:
+            return max(
+                second, key=lambda c: (_capturable_now(state, c["alien"]), _target_weight(state, c))
+            )
+        hand = state["hand"]
+        if plays:
+            first = _capture_plan(state, hand, self.plan_depth)
+            if first is None and _may_empty(state, hand):
+                first = _empty_plan(state, hand)
+            if first in plays:
+                return plays[first]
+        first_hunters = [c for c in by_type.get("hunt", []) if c["card"] == "H1"]
+        ending = by_type.get("end_turn") or by_type.get("pass")
+        if plays and self.h1_last:
+            score, card = _longest_chain(state, hand, self.claim_cost)
+            if score >= 0 or not ending:
+                return plays[card]
+        if first_hunters:
+            if self.h1_leader:
+                return max(
+                    first_hunters,
+                    key=lambda c: (_lead(state, c), state["hand_counts"][c["target"]]),
+                )
+            return max(
+                first_hunters, key=lambda c: (state["hand_counts"][c["target"]], _lead(state, c))
+            )
+        if plays:
+            score, card = _longest_chain(state, hand, self.claim_cost)
+            if score >= 0 or not ending:
+                return plays[card]
+        return ending[0] if ending else rng.choice(legal)
+
+
+GREEDY = Policy()
+
+
 def greedy(view, feed, rng):
-    """The command the seat sends on its turn (always one of view["legal"])."""
-    legal, state = view["legal"], view["state"]
-    by_type = {}
-    for command in legal:
-        by_type.setdefault(command["type"], []).append(command)
-    for kind in ("stack", "claim"):
-        if kind in by_type:
-            return by_type[kind][0]
-    steals = by_type.get("take", []) + [c for c in by_type.get("hunt", []) if c["card"] == "H3"]
-    if steals:
-        return max(steals, key=lambda c: _target_weight(state, c))
-    if "capture" in by_type:
-        return by_type["capture"][0]
-    second = [c for c in by_type.get("hunt", []) if c["card"] == "H2"]
-    if second:
-        return max(
-            second, key=lambda c: (_capturable_now(state, c["alien"]), _target_weight(state, c))
-        )
-    plays = {c["card"]: c for c in by_type.get("play", [])}
-    hand = state["hand"]
-    if plays:
-        first = _capture_plan(state, hand)
-        if first is None and _may_empty(state, hand):
-            first = _empty_plan(state, hand)
-        if first in plays:
-            return plays[first]
-    first_hunters = [c for c in by_type.get("hunt", []) if c["card"] == "H1"]
-    if first_hunters:
-        return max(
-            first_hunters, key=lambda c: (state["hand_counts"][c["target"]], _lead(state, c))
-        )
-    if plays:
-        return plays[_longest_chain(state, hand)]
-    ending = by_type.get("end_turn") or by_type.get("pass")
-    return ending[0] if ending else rng.choice(legal)
+    """The command the seat sends on its turn (always one of view["legal"]): `Policy`'s
+    rules with no knob turned."""
+    return GREEDY.greedy(view, feed, rng)
+
+
+def _claim_play(state, plays):
+    """A CLUE card to lay on which a CAPTURED card in hand is a right claim (a capture
+    that also wins a card from the last to stack), or None."""
+    if state["options"]["no_math"]:
+        return None
+    held = {alien_of(card) for card in state["hand"] if is_captured(card)}
+    for card in sorted(plays):
+        if held & set(claimable_aliens(card)):
+            return card
+    return None
 
 
 def _lead(state, command):
@@ -110,7 +179,7 @@ def _captures_on(table, aliens, math):
     return math and any(alien in claimable_aliens(table) for alien in aliens)
 
 
-def _capture_plan(state, hand):
+def _capture_plan(state, hand, depth=PLAN_DEPTH):
     """The first CLUE card of the shortest run of laid CLUE cards (at most PLAN_DEPTH)
     ending on a table card one of the hand's CAPTURED cards captures on; or None."""
     aliens = {alien_of(card) for card in hand if is_captured(card)}
@@ -119,7 +188,7 @@ def _capture_plan(state, hand):
     math = not state["options"]["no_math"]
     clues = sorted({card for card in hand if is_clue(card)})
     frontier = [(state["table"], (), None)]
-    for _ in range(PLAN_DEPTH):
+    for _ in range(depth):
         following = []
         for table, used, first in frontier:
             shown = set(aliens_on(table))
@@ -168,16 +237,22 @@ def _empty_plan(state, hand):
     return None
 
 
-def _longest_chain(state, hand):
-    """The first CLUE card of the longest chain the hand can lay (every card laid draws a
-    new one at the end of the turn), ending on the least dangerous table card; the search
-    stops after CHAIN_NODES chains."""
+def _longest_chain(state, hand, claim_cost=0.0):
+    """(score, first CLUE card) of the longest chain the hand can lay (every card laid
+    draws a new one at the end of the turn), ending on the least dangerous table card;
+    the search stops after CHAIN_NODES chains. A chain's score is its cards, less
+    `claim_cost` per live alien claimable on each card it lays."""
     live = _live_aliens(state, hand)
     clues = tuple(sorted(card for card in hand if is_clue(card)))
     budget = [0]
 
+    def worth(card):
+        if not claim_cost or state["options"]["no_math"]:
+            return 1
+        return 1 - claim_cost * sum(1 for alien in claimable_aliens(card) if alien in live)
+
     def search(table, clues):
-        """(cards laid, -danger at the end) of the best chain from `table`."""
+        """(score, -danger at the end) of the best chain from `table`."""
         best = (0, -_danger(table, live, state))
         shown = set(aliens_on(table))
         for i, card in enumerate(clues):
@@ -186,7 +261,7 @@ def _longest_chain(state, hand):
             if shown & set(aliens_on(card)):
                 budget[0] -= 1
                 laid, safety = search(card, clues[:i] + clues[i + 1 :])
-                best = max(best, (laid + 1, safety))
+                best = max(best, (laid + worth(card), safety))
         return best
 
     shown = set(aliens_on(state["table"]))
@@ -195,8 +270,9 @@ def _longest_chain(state, hand):
     for i in firsts:
         budget[0] = CHAIN_NODES // len(firsts)  # each first card gets its share
         laid, safety = search(clues[i], clues[:i] + clues[i + 1 :])
-        options.append((laid, safety, clues[i]))
-    return max(options)[2]
+        options.append((laid + worth(clues[i]), safety, clues[i]))
+    score, _, card = max(options)
+    return score, card
 
 
 def _stealable(state):
