@@ -624,17 +624,7 @@ def summary(table, version):
 def view(table, version, seat):
     """One seat's view (seat None: the spectator's): the summary plus what the rules let
     that seat see, who must act and by when, and the commands the seat may send."""
-    rules, state = rules_of(table), table["rules"]
-    active = table["status"] == "active"
-    return {
-        **summary(table, version),
-        "seat": seat,
-        "to_act": to_act(table),
-        "deadlines": deadlines(table),
-        "timers": [{"key": t["key"], "deadline": t["deadline"]} for t in table_timers(table)],
-        "legal": rules.legal(state, seat) if active and seat is not None else [],
-        "state": None if state is None else rules.view(state, seat),
-    }
+    return views(table, version, [seat])[seat]
 
 
 def views(table, version, seats):
@@ -644,16 +634,17 @@ def views(table, version, seats):
     lists and dicts: serialise them, do not change them."""
     rules, state = rules_of(table), table["rules"]
     active = table["status"] == "active"
+    public = summary(table, version)
     shared = {
-        **summary(table, version),
         "to_act": to_act(table),
         "deadlines": deadlines(table),
         "timers": [{"key": t["key"], "deadline": t["deadline"]} for t in table_timers(table)],
     }
     return {
         seat: {
-            **shared,
+            **public,
             "seat": seat,
+            **shared,
             "legal": rules.legal(state, seat) if active and seat is not None else [],
             "state": None if state is None else rules.view(state, seat),
         }
