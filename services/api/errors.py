@@ -69,8 +69,9 @@ class ApiError(Exception):
         self.headers = headers
 
 
-def problem_bytes(code, detail, errors=None):
-    """The problem+json body of an error with a stable `code`."""
+def problem_bytes(code, detail, errors=None, request_id=None):
+    """The problem+json body of an error with a stable `code`; `request_id` defaults to
+    the Flask request's."""
     body = {
         "type": f"about:blank#{code}",
         "title": code.replace("_", " "),
@@ -80,8 +81,10 @@ def problem_bytes(code, detail, errors=None):
     }
     if errors:
         body["errors"] = errors
-    if has_request_context() and g.get("request_id"):
-        body["request_id"] = g.request_id  # quote it when reporting a problem
+    if request_id is None and has_request_context():
+        request_id = g.get("request_id")
+    if request_id:
+        body["request_id"] = request_id  # quote it when reporting a problem
     return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
 
 
@@ -110,4 +113,7 @@ def handle_http_exception(error):
 
 def handle_unexpected(error):
     log.exception("unexpected error", exc_info=error)
-    return problem("internal_error", "the server failed; the request may be retried")
+    return problem("internal_error", FAILED)
+
+
+FAILED = "the server failed; the request may be retried"

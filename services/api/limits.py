@@ -23,6 +23,7 @@ from flask import current_app, request
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
+from limits import parse_many
 from redis import RedisCluster
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -81,6 +82,7 @@ def install(app, deps):
         elif endpoint.endswith(COMMANDS):
             app.view_functions[endpoint] = commands(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
+    app.extensions["tablestream.seat_limits"] = SeatLimits(limiter, config)
     leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
     app.extensions["tablestream.leases"] = leases
 
@@ -111,9 +113,46 @@ def _seat():
 def _refused(limiter, error):
     breached = limiter.current_limit
     reset = breached.window[0] if breached else time.time() + 1
+    detail, headers = refusal(error.description, reset)
+    return problem("rate_limited", detail, headers=headers)
+
+
+def refusal(description, reset):
+    """The 429's detail and headers for a limit described as `description` (e.g.
+    "60 per 1 second") whose window ends at `reset` (epoch seconds)."""
     retry = max(1, math.ceil(reset - time.time()))
-    detail = f"too many requests ({error.description}); retry in {retry} s"
-    return problem("rate_limited", detail, headers={"Retry-After": str(retry)})
+    detail = f"too many requests ({description}); retry in {retry} s"
+    return detail, {"Retry-After": str(retry)}
+
+
+class SeatLimits:
+    """The commands' per-seat limit as flask-limiter counts it (the same counters, in
+    the same order, stopping at the first breached), for a command answered before
+    Flask (services/api/fast_command.py)."""
+
+    def __init__(self, limiter, config):
+        self.limiter = limiter
+        # flask-limiter's order: by window length, shortest first (its RateLimitItem's <).
+        self.items = sorted(parse_many(config.rate_limit_commands))
+        self.prefix = f"{config.key_prefix}limits"
+
+    def breached(self, game_id, seat, log_extra):
+        """None when the seat may send one more command now (counted); else the 429's
+        (detail, headers). Storage errors are logged and let the command through, as
+        flask-limiter's swallow_errors does."""
+        args = (self.prefix, f"seat:{game_id}:{seat}", "commands")
+        strategy = self.limiter.limiter
+        try:
+            item = next((i for i in self.items if not strategy.hit(i, *args)), None)
+        except Exception:
+            self.limiter.logger.exception("Failed to rate limit. Swallowing error", extra=log_extra)
+            return None
+        if item is None:
+            return None
+        self.limiter.logger.info(
+            "ratelimit %s (%s) exceeded at endpoint: %s", item, args[1], args[2], extra=log_extra
+        )
+        return refusal(str(item), strategy.get_window_stats(item, *args).reset_time)
 
 
 class Leases:

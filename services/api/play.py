@@ -174,7 +174,12 @@ def command_answer(game_id, game=None):
     them: the writer has the table in hand, so the caller needs no second request."""
     d = deps()
     seat = seat_of(game_id, d.service.secret, required=True)
-    body = json_object()
+    return json_response(moved(d, game_id, seat, json_object(), game), headers=PRIVATE)
+
+
+def moved(d, game_id, seat, body, game=None):
+    """Apply `body`, a JSON object read from the request, as `seat`'s command: the
+    answer's value (services/api/fast_command.py answers with it too). Raises ApiError."""
     if not isinstance(body.get("type"), str):
         raise ApiError("bad_request", 'a command is a JSON object with a "type"')
     with refused():
@@ -184,13 +189,12 @@ def command_answer(game_id, game=None):
         command = _validated(current["game"], body)
         expected = command.pop("expected_version", None)
         version, records, after = d.service.command(game_id, seat, command, expected)
-    answer = {
+    return {
         "game": after["game"],
         "version": version,
         "events": [event_as_seen(after, r, seat) for r in records],
         "view": table.view(after, version, seat),
     }
-    return json_response(answer, headers=PRIVATE)
 
 
 def json_object():
