@@ -140,23 +140,24 @@ def test_concurrent_appends_at_one_version_let_exactly_one_win(store):
     assert [r.event["n"] for r in store.read("race")] == results
 
 
-class CountingRedis(redis.Redis):
-    """A client that counts the commands it sends (a script call is one)."""
+class CountingConnection(redis.Connection):
+    """A connection that counts the answers it reads: one a round trip (a script call is
+    one), whether redis-py or link.pooled_call sent the command."""
 
-    sent = 0
+    answers = 0
 
-    def execute_command(self, *args, **options):
-        self.sent += 1
-        return super().execute_command(*args, **options)
+    def read_response(self, *args, **kwargs):
+        CountingConnection.answers += 1
+        return super().read_response(*args, **kwargs)
 
 
 def test_on_one_server_an_append_and_its_notification_are_one_command(redis_url, keys):
-    client = CountingRedis.from_url(redis_url)
+    client = redis.Redis.from_url(redis_url, connection_class=CountingConnection)
     store = EventStore(client, keys)
     store.append("g1", 0, [{"type": "a"}], at_ms=1)  # loads the script
-    client.sent = 0
+    CountingConnection.answers = 0
     store.append("g1", 1, [{"type": "b"}, {"type": "c"}], at_ms=2)
-    assert client.sent == 1
+    assert CountingConnection.answers == 1
     feed = client.xrange(keys.feed(store.partition("g1")))
     assert [fields[b"g"] for _, fields in feed] == [b"g1", b"g1"]
     client.close()
@@ -167,3 +168,21 @@ def test_a_refused_append_notifies_no_one(store, backend, keys):
     with pytest.raises(VersionConflict):
         store.append("g1", 0, [{"type": "b"}], at_ms=2)
     assert len(backend.xrange(keys.feed(store.partition("g1")))) == 1
+
+
+def test_an_append_loads_its_script_again_after_redis_forgot_it(real_redis, keys):
+    store = EventStore(real_redis, keys)
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    real_redis.script_flush()  # as a Redis restarted without its scripts
+    assert store.append("g1", 1, [{"type": "b"}], at_ms=2) == 2
+    with pytest.raises(VersionConflict):
+        store.append("g1", 1, [{"type": "c"}], at_ms=3)
+    assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]
+
+
+def test_an_append_whose_connection_redis_closed_lands_once(real_redis, keys):
+    store = EventStore(real_redis, keys)
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    real_redis.client_kill_filter(_type="normal", skipme=False)  # every pooled connection
+    assert store.append("g1", 1, [{"type": "b"}], at_ms=2) == 2
+    assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]

@@ -1,10 +1,13 @@
 """shared/link.py: a batch of commands on a connection of the process's own, answered as
 a pipeline with no response callbacks would answer them (real Redis and fakeredis)."""
 
-import pytest
-from redis.exceptions import ConnectionError, NoScriptError, ResponseError
+import time
 
-from shared.link import Batch, Link, stream_reads
+import pytest
+import redis
+from redis.exceptions import ConnectionError, NoScriptError, ResponseError, TimeoutError
+
+from shared.link import Batch, Link, pooled_call, stream_reads
 
 
 def test_a_batch_answers_each_command_in_order(any_redis, keys):
@@ -73,3 +76,24 @@ def test_a_last_answer_left_waiting_is_read_by_pending_answer(real_redis, keys):
     assert stream_reads(link.pending_answer()) == [(feed.encode(), [(b"2-0", {b"g": b"new"})])]
     assert not link.pending
     assert link.run([("PING",)]) == [b"PONG"]
+
+
+def test_a_pooled_call_answers_as_redis_sends_it_on_the_pools_connections(any_redis, keys):
+    counter = keys.checkpoint("g5")
+    assert pooled_call(any_redis, "SET", counter, 7) == b"OK"
+    assert pooled_call(any_redis, "EVAL", "return {1, tonumber(ARGV[1])}", 0, 9) == [1, 9]
+    with pytest.raises(NoScriptError):
+        pooled_call(any_redis, "EVALSHA", "0" * 40, 0)
+    with pytest.raises(ResponseError):
+        pooled_call(any_redis, "HGET", counter, "version")  # the wrong type
+    assert pooled_call(any_redis, "GET", counter) == b"7"  # an error reply spoils nothing
+    assert any_redis.get(counter) == b"7"  # the client's own calls share the pool
+
+
+def test_a_pooled_call_that_failed_leaves_no_answer_for_the_next(redis_url, keys):
+    client = redis.Redis.from_url(redis_url, socket_timeout=0.2)
+    with pytest.raises(TimeoutError):
+        pooled_call(client, "BLPOP", keys.checkpoint("g6"), 1)  # Redis answers after 1 s
+    time.sleep(1.2)  # its late answer (nil) has come
+    assert pooled_call(client, "PING") == b"PONG"  # not the BLPOP's answer
+    client.close()
