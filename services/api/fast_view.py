@@ -13,13 +13,17 @@ another game, a long-poll that has to wait, any error. Flask then answers as it
 always has, errors and 304s included.
 """
 
+import functools
 import re
 import time
+
+from redis import RedisCluster
 
 from services.api.play import OVER, PRIVATE
 from services.api.schemas import MAX_WAIT
 from services.ops.web import answered, request_id_of
 from shared import jsonutil, tokens
+from shared.link import pooled_call
 
 # Game ids and tokens are ASCII: any other byte goes to Flask, which decodes paths.
 _ID = r"[A-Za-z0-9._~-]{1,128}"
@@ -36,6 +40,9 @@ class FastViews:
     def __init__(self, wsgi_app, deps, games):
         self.wsgi_app = wsgi_app
         self.deps = deps
+        # On one server, without redis-py's per-call layers (a failure: Flask answers).
+        single = not isinstance(deps.redis, RedisCluster)
+        self.get = functools.partial(pooled_call, deps.redis, "GET") if single else deps.redis.get
         self.path = re.compile(rf"/v1/(games|{'|'.join(map(re.escape, games))})/({_ID})/view")
 
     def __call__(self, environ, start_response):
@@ -84,8 +91,7 @@ class FastViews:
         seat = self.seat(environ.get("HTTP_AUTHORIZATION"), game_id)
         if seat is False:
             return None
-        d = self.deps
-        raw = d.redis.get(d.keys.view(game_id, seat))
+        raw = self.get(self.deps.keys.view(game_id, seat))
         if raw is None:
             return None  # answered from the stream (play._view)
         view = jsonutil.loads(raw)
