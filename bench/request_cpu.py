@@ -6,6 +6,7 @@ difference is the per-request work tablestream does and the floor does not.
 
     .venv/bin/python bench/request_cpu.py                    # medians of 5 rounds
     .venv/bin/python bench/request_cpu.py --profile /tmp/p   # cProfile of each kind too
+    .venv/bin/python bench/request_cpu.py --gevent --limits  # as gunicorn runs it, limits on
 
 Prints, per request kind, the CPU microseconds a request (process time, the median of
 --rounds rounds of --moves moves each).
@@ -130,6 +131,9 @@ def main():
     parser.add_argument(
         "--gevent", action="store_true", help="monkey-patch as gunicorn's gevent worker does"
     )
+    parser.add_argument(
+        "--limits", action="store_true", help="the abuse limits on (the default of a deployment)"
+    )
     args = parser.parse_args()
     if args.gevent:
         from gevent import monkey
@@ -163,7 +167,7 @@ def run(url, args):
     # As under gunicorn: JSON access lines, here into nothing.
     logs.setup("api")
     logging.getLogger().handlers[0].setStream(io.StringIO())
-    config = Config.from_env({"REDIS_URL": url, "RATE_LIMITS": "off"})
+    config = Config.from_env({"REDIS_URL": url, "RATE_LIMITS": "on" if args.limits else "off"})
     try:  # as the API builds them (quick-check connections), where the checkout has it
         from services.api.connections import build_deps
     except ImportError:
