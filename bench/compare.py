@@ -157,6 +157,17 @@ class Comparison:
         settings.setdefault("warmup", a.warmup)
         return load.run(target, base, games, processes=a.processes, **settings)
 
+    def _with_own_lag(self, roles, drive):
+        """`drive()`'s answer, with the projector's own lag over it (its histogram read
+        before and after, warm-up included) beside the lag the client saw: the client's
+        includes its GET's wait in the API's queue, the projector's does not."""
+        if not roles:
+            return drive()
+        before = systems.projection_lag(roles["projector"])
+        summary, raw = drive()
+        summary.update(systems.lag_quantiles(before, systems.projection_lag(roles["projector"])))
+        return summary, raw
+
     def record(self, label, summary, raw=None, **extra):
         summary = {"label": label, **summary, **extra}
         self.results["runs"].append(summary)
@@ -179,7 +190,7 @@ class Comparison:
         roles = self.ts.processes() if system == "tablestream" else {}
         before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
         commands = self._commands()
-        summary, raw = self.drive(system, games)
+        summary, raw = self._with_own_lag(roles, lambda: self.drive(system, games))
         if roles:
             summary["cpu_ms_per_move"] = _cpu_per_move(roles, before, summary["all_moves"])
             summary["redis_commands_per_move"] = (self._commands() - commands) / max(
@@ -224,13 +235,14 @@ class Comparison:
         games = max(self.args.games)
         roles = self.ts.processes() if system == "tablestream" else {}
         before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
-        summary, raw = self.drive(system, games, rate=rate)
+        summary, raw = self._with_own_lag(roles, lambda: self.drive(system, games, rate=rate))
         if roles:
             summary["cpu_ms_per_move"] = _cpu_per_move(roles, before, summary["all_moves"])
         self.record(f"{system} half load #{rep + 1}", summary, raw, kind="half")
 
     def light(self):
-        summary, raw = self.drive("tablestream", 2, rate=LIGHT_RATE)
+        drive = lambda: self.drive("tablestream", 2, rate=LIGHT_RATE)  # noqa: E731
+        summary, raw = self._with_own_lag(self.ts.processes(), drive)
         self.record("tablestream light", summary, raw, kind="light")
 
     def flat(self):
@@ -371,13 +383,8 @@ class Comparison:
         )
         summary, _ = self.drive("tablestream", max(self.args.games), seconds=seconds, warmup=0.5)
         self.record("tablestream under py-spy", summary, kind="profiled")
-        profiles = self.results.setdefault("profiles", {})
-        profiles["API"] = spy.render(
-            "API (gunicorn workers), 50 human games", spy.summary(spy.finish(handles))
-        )
-        profiles["projector (humans)"] = spy.render(
-            "projector, 50 human games", spy.summary(spy.finish(handles_projector))
-        )
+        self._profiled("API", "API (gunicorn workers), 50 human games", handles)
+        self._profiled("projector", "projector, 50 human games", handles_projector)
 
     def profile_bots(self):
         roles = self.ts.processes()
@@ -392,13 +399,14 @@ class Comparison:
         self.record(
             "bots under py-spy", {"moves": batch.moves, "moves_per_s": batch.rate}, kind="profiled"
         )
-        profiles = self.results.setdefault("profiles", {})
-        profiles["worker"] = spy.render(
-            f"RQ worker, {self.args.bot_games} bot games", spy.summary(spy.finish(handles))
-        )
-        profiles["projector (bots)"] = spy.render(
-            "projector, bot games", spy.summary(spy.finish(handles_projector))
-        )
+        self._profiled("worker", f"RQ worker, {self.args.bot_games} bot games", handles)
+        self._profiled("projector (bots)", "projector, bot games", handles_projector)
+
+    def _profiled(self, role, title, handles):
+        """Keep a recording's report, and its shares by library for the goals' table."""
+        found = spy.summary(spy.finish(handles))
+        self.results.setdefault("profiles", {})[role] = spy.render(title, found)
+        self.results.setdefault("profile_shares", {})[role] = found["buckets"]
 
     def _commands(self):
         return self.redis.info("stats")["total_commands_processed"]

@@ -30,7 +30,6 @@ import time
 from pathlib import Path
 
 import requests
-from prometheus_client.parser import text_string_to_metric_families
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -95,7 +94,7 @@ def measure(args, ts, root, label, out):
     projector = roles["projector"]
     cpu = systems.cpu_seconds(projector)
     others = {role: systems.cpu_seconds(roles[role]) for role in ("API", "Redis")}
-    own = own_lag(projector)
+    own = systems.projection_lag(projector)
     handles = None
     if args.profile:
         name = f"projector-{label.replace(' ', '-')}"
@@ -112,7 +111,7 @@ def measure(args, ts, root, label, out):
         "sat_post_p99": saturated["post_p99_ms"],
         "little_ms": 1000 * args.games / max(1e-9, saturated["requests_per_s"]),
         "projector_cpu_ms_move": cpu_ms,
-        **own_quantiles(own, own_lag(projector)),
+        **systems.lag_quantiles(own, systems.projection_lag(projector)),
     }
     for role, before in others.items():
         spent = systems.cpu_seconds(roles[role]) - before
@@ -151,44 +150,6 @@ def measure(args, ts, root, label, out):
         rebuild_vs_raw=rebuild["raw_s"] / rebuild["rebuild_s"],
     )
     return {"brief": brief, "saturated": _trim(saturated), "half": _trim(half)}
-
-
-LAG = "tablestream_projection_lag_seconds"
-
-
-def own_lag(projectors):
-    """{bucket upper bound (s): cumulative count} of the projectors' own lag histogram,
-    summed over the processes, read from each one's metrics port."""
-    buckets = {}
-    for process in projectors:
-        port = process.environ().get("METRICS_PORT", "0")
-        if port == "0":
-            continue
-        text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
-        for family in text_string_to_metric_families(text):
-            for sample in family.samples:
-                if sample.name == f"{LAG}_bucket":
-                    bound = float(sample.labels["le"])
-                    buckets[bound] = buckets.get(bound, 0) + sample.value
-    return buckets
-
-
-def own_quantiles(before, after):
-    """The projectors' own lag over a window: p50/p99 as bucket upper bounds (ms), and
-    the share within 25 ms."""
-    window = {bound: after[bound] - before.get(bound, 0) for bound in sorted(after)}
-    total = window.get(float("inf"), 0)
-    if not total:
-        return {}
-
-    def quantile(q):
-        return next(1000 * b for b, count in window.items() if count >= q * total)
-
-    return {
-        "own_p50": quantile(0.5),
-        "own_p99": quantile(0.99),
-        "own_le_25ms": window.get(0.025, 0) / total,
-    }
 
 
 def _env():

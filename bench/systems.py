@@ -10,6 +10,8 @@ import urllib.request
 from pathlib import Path
 
 import psutil
+import requests
+from prometheus_client.parser import text_string_to_metric_families
 
 ROOT = Path(__file__).resolve().parents[1]
 PEER = ROOT / "bench" / "peer"
@@ -198,3 +200,44 @@ def play_to_end(d, game_id, pick, most):
         rules = table.rules_of(current)
         seat = rules.to_act(current["rules"])[0]
         d.service.command(game_id, seat, pick(rules.legal(current["rules"], seat)))
+
+
+LAG = "tablestream_projection_lag_seconds"
+
+
+def projection_lag(projectors):
+    """{bucket upper bound (s): cumulative count} of the projectors' own lag histogram
+    (an event's append to its read models written), summed over the processes, read
+    from each one's metrics port."""
+    buckets = {}
+    for process in projectors:
+        port = process.environ().get("METRICS_PORT", "0")
+        if port == "0":
+            continue
+        text = requests.get(f"http://127.0.0.1:{port}/metrics", timeout=5).text
+        for family in text_string_to_metric_families(text):
+            for sample in family.samples:
+                if sample.name == f"{LAG}_bucket":
+                    bound = float(sample.labels["le"])
+                    buckets[bound] = buckets.get(bound, 0) + sample.value
+    return buckets
+
+
+def lag_quantiles(before, after):
+    """The projectors' own lag between two readings of `projection_lag`: p50 and p99 as
+    the upper bounds (ms) of the buckets holding them (the histogram keeps no finer
+    detail), and the shares written within 25 and 100 ms (bucket bounds, so exact)."""
+    window = {bound: after[bound] - before.get(bound, 0) for bound in sorted(after)}
+    total = window.get(float("inf"), 0)
+    if not total:
+        return {}
+
+    def quantile(q):
+        return next(1000 * b for b, count in window.items() if count >= q * total)
+
+    return {
+        "own_p50": quantile(0.5),
+        "own_p99": quantile(0.99),
+        "own_le_25ms": window.get(0.025, 0) / total,
+        "own_le_100ms": window.get(0.1, 0) / total,
+    }

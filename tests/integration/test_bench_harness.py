@@ -17,6 +17,7 @@ import floor  # noqa: E402
 import load  # noqa: E402
 import pyspy  # noqa: E402
 import report  # noqa: E402
+import systems  # noqa: E402
 
 
 @pytest.fixture
@@ -100,6 +101,61 @@ def test_bot_games_are_set_against_one_game_round_by_round_and_against_the_cores
     assert "in play 1000 / 1800 (1.80x); 2 cores allow 2.00x one game in play" in line
     goal = next(r for r in report.goals(results).splitlines() if "8 games vs 1" in r)
     assert "2.50x" in goal and "NOT met" in goal
+
+
+def test_the_projectors_own_lag_is_read_from_its_histogram_between_two_readings():
+    # Cumulative buckets (seconds -> count) before and after a window: 100 writes in it,
+    # 60 within 5 ms, 97 within 100 ms, 3 more within 250 ms.
+    before = {0.005: 10, 0.025: 10, 0.1: 10, 0.25: 10, float("inf"): 10}
+    after = {0.005: 70, 0.025: 90, 0.1: 107, 0.25: 110, float("inf"): 110}
+    found = systems.lag_quantiles(before, after)
+    assert found == {"own_p50": 5.0, "own_p99": 250.0, "own_le_25ms": 0.8, "own_le_100ms": 0.97}
+    assert systems.lag_quantiles(after, after) == {}  # nothing written in the window
+
+
+def _lag_results(client_p99, own_p99, shares=None):
+    runs = [
+        {"kind": "saturated", "target": "tablestream", "games": 50, "moves_per_s": 300,
+         "requests_per_s": 600, "lag_p50_ms": 20, "lag_p99_ms": client_p99, "own_p50": 5.0,
+         "own_p99": own_p99},
+        {"kind": "saturated", "target": "floor", "games": 50, "requests_per_s": 1000},
+        {"kind": "saturated", "target": "boardgame.io", "games": 50, "moves_per_s": 1000},
+    ]  # fmt: skip
+    results = {"runs": runs, "load_before": (1.0, 1.0, 1.0)}
+    if shares:
+        results["profile_shares"] = shares
+    return results
+
+
+def _goal(results, name):
+    return next(r for r in report.goals(results).splitlines() if name in r)
+
+
+def test_a_lag_goal_is_met_only_when_the_client_and_the_projector_both_meet_it():
+    assert "| met" in _goal(_lag_results(80, 50.0), "projection lag p99, saturated")
+    # The client saw 80 ms, but the projector's own p99 lies in the (100, 250] ms bucket.
+    line = _goal(_lag_results(80, 250.0), "projection lag p99, saturated")
+    assert "client 80; projector's own <= 250" in line and "NOT met" in line
+    assert "NOT met" in _goal(_lag_results(300, 50.0), "projection lag p99, saturated")
+    table = report.table(_lag_results(80, 250.0))
+    assert "<= 5/<= 250" in next(r for r in table.splitlines() if "projector's own lag" in r)
+
+
+def test_a_goal_not_met_names_the_profile_line_that_bounds_it():
+    shares = {
+        "API": [("gunicorn HTTP", 0.39), ("redis-py I/O", 0.23), ("rules", 0.03)],
+        "projector": [("redis-py I/O", 0.6), ("tablestream services/", 0.17)],
+    }
+    results = _lag_results(300, 250.0, shares)
+    line = _goal(results, "moves/s vs boardgame.io, 50 games")
+    assert "API: gunicorn HTTP 39%, redis-py I/O 23%, rules 3%" in line
+    # A move is two requests: the floor's 1,000 requests/s are 0.50x boardgame.io's moves.
+    assert "the floor itself makes 0.50x boardgame.io's moves/s" in line
+    assert "projector: redis-py I/O 60%" in _goal(results, "projection lag p99, saturated")
+    met = _goal(results, "requests/s vs the floor")  # 0.60x: met, so nothing bounds it
+    assert "| met" in met and "API:" not in met
+    unprofiled = _goal(_lag_results(300, 250.0), "moves/s vs boardgame.io")
+    assert "no profile (run with --profile)" in unprofiled
 
 
 def test_request_cpu_times_the_move_paths_requests_and_the_floors():
