@@ -24,12 +24,16 @@ from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from limits import parse_many
+from limits.storage import RedisStorage
+from limits.strategies import FixedWindowRateLimiter as FixedWindow
 from redis import RedisCluster
+from redis.exceptions import ConnectionError, NoScriptError, TimeoutError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from services.api.errors import ApiError, problem
 from services.ops import metrics
 from shared import tokens
+from shared.link import pooled_call
 
 # The endpoints that open tables (POST): a creation, a fork, an uploaded log.
 CREATE = ("games.Games", "replays.Fork", "replays.Upload")
@@ -48,6 +52,18 @@ redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return {1, ARGV[2]}
 """
 LONGEST_LEASE = 60.0  # seconds: a stream's, renewed well before it lapses
+
+# KEYS the command windows' counters, shortest window first; ARGV each one's expiry
+# (s) and cap in turn. Count one hit in each, as `limits`' fixed window does (its
+# incr_expire.lua), up to the first over its cap: its place (1-based), or 0.
+_HITS = """
+for i, key in ipairs(KEYS) do
+  local current = redis.call('INCRBY', key, 1)
+  if current == 1 then redis.call('EXPIRE', key, ARGV[2 * i - 1]) end
+  if current > tonumber(ARGV[2 * i]) then return i end
+end
+return 0
+"""
 
 
 def install(app, deps):
@@ -135,6 +151,13 @@ class SeatLimits:
         # flask-limiter's order: by window length, shortest first (its RateLimitItem's <).
         self.items = sorted(parse_many(config.rate_limit_commands))
         self.prefix = f"{config.key_prefix}limits"
+        storage = limiter.storage
+        # One Redis server, fixed windows: every window's hit in one script call.
+        self.one_trip = type(storage) is RedisStorage and type(limiter.limiter) is FixedWindow
+        if self.one_trip:
+            self.storage = storage
+            self._hits = storage.storage.register_script(_HITS)
+            self.expiries = [x for i in self.items for x in (i.get_expiry(), i.amount)]
 
     def breached(self, game_id, seat, log_extra):
         """None when the seat may send one more command now (counted); else the 429's
@@ -143,7 +166,10 @@ class SeatLimits:
         args = (self.prefix, f"seat:{game_id}:{seat}", "commands")
         strategy = self.limiter.limiter
         try:
-            item = next((i for i in self.items if not strategy.hit(i, *args)), None)
+            if self.one_trip:
+                item = self._hit_all(args)
+            else:
+                item = next((i for i in self.items if not strategy.hit(i, *args)), None)
         except Exception:
             self.limiter.logger.exception("Failed to rate limit. Swallowing error", extra=log_extra)
             return None
@@ -153,6 +179,17 @@ class SeatLimits:
             "ratelimit %s (%s) exceeded at endpoint: %s", item, args[1], args[2], extra=log_extra
         )
         return refusal(str(item), strategy.get_window_stats(item, *args).reset_time)
+
+    def _hit_all(self, args):
+        """The first window breached (None: none), each hit as `limits`' fixed window
+        counts it (its keys, INCRBY then EXPIRE on the first), in one round trip."""
+        keys = [self.storage.prefixed_key(item.key_for(*args)) for item in self.items]
+        words = ("EVALSHA", self._hits.sha, len(keys), *keys, *self.expiries)
+        try:
+            breached = pooled_call(self.storage.storage, *words)
+        except (NoScriptError, ConnectionError, TimeoutError):  # redis-py's way: it
+            breached = self._hits(keys=keys, args=self.expiries)  # loads it, retries
+        return self.items[breached - 1] if breached else None
 
 
 class Leases:

@@ -19,6 +19,7 @@ from services.api import create_app
 from services.api.fast_command import FastCommands
 from services.ops import logs, web
 from shared import table, tokens
+from shared.keys import Keys
 from tests.integration.conftest import build_deps
 
 GAME_ID = "fastpost01"
@@ -28,9 +29,11 @@ NOW = 1_800_000_000.0
 class Twins:
     """The same game on two apps: `fast` whole, `flask` without its middlewares."""
 
-    def __init__(self, keys, **settings):
-        self.fast, self.fast_deps = _app(keys, settings)
-        flask, self.flask_deps = _app(keys, settings)
+    def __init__(self, keys, redis=None, **settings):
+        """Each on a fakeredis of its own, or both on `redis` under two key prefixes."""
+        other = Keys(prefix=f"{keys.prefix}twin:")
+        self.fast, self.fast_deps = _app(redis or fakeredis.FakeRedis(), keys, settings)
+        flask, self.flask_deps = _app(redis or fakeredis.FakeRedis(), other, settings)
         self.flask = _flask_of(flask)
         self.taken = []  # requests the fast app's middleware answered itself
         middleware = _middleware(self.fast)
@@ -63,8 +66,8 @@ class Twins:
         return answer.get_json()
 
 
-def _app(keys, settings):
-    deps = build_deps(fakeredis.FakeRedis(), keys)
+def _app(redis, keys, settings):
+    deps = build_deps(redis, keys)
     deps.config = dataclasses.replace(deps.config, **settings)
     deps.service.clock = lambda: NOW
     seats = [{"name": "ana"}, {"name": "bo"}]
@@ -182,8 +185,11 @@ def test_everything_else_goes_to_flask(twins, path, body, headers, options):
     assert twins.taken == []
 
 
-def test_the_command_limit_counts_alike_and_answers_429_alike(keys):
-    twins = Twins(keys, rate_limits=True, rate_limit_commands="100/hour;3/minute")
+@pytest.mark.parametrize("backend", ["fakeredis", "redis"])
+def test_the_command_limit_counts_alike_and_answers_429_alike(keys, backend, request):
+    redis = request.getfixturevalue("real_redis") if backend == "redis" else None
+    settings = {"rate_limits": True, "rate_limit_commands": "100/hour;3/minute"}
+    twins = Twins(keys, redis, **settings)
     seat = twins.view(0)["to_act"][0]
     legal = twins.view(seat)["legal"][0]
     answers = [
@@ -201,14 +207,19 @@ def test_the_command_limit_counts_alike_and_answers_429_alike(keys):
     assert 1 <= int(refused["Retry-After"]) <= 60
     assert b"too many requests (3 per 1 minute)" in answers[-1][0][2]
     assert len(twins.taken) == len(answers)
-    fast, flask = (_counters(d.redis) for d in (twins.fast_deps, twins.flask_deps))
-    assert fast == flask  # the same counters, the same counts
-    mine = {k.split("/", 4)[-1]: v for k, v in fast.items() if f":{seat}/" in k}
-    assert mine == {"3/1/minute": b"4", "100/1/hour": b"3"}  # the 429 stopped at the first
+    fast, flask = (_counters(d) for d in (twins.fast_deps, twins.flask_deps))
+    assert fast == flask  # the same counters, the same counts, the same lifetimes
+    assert fast[f"seat:{GAME_ID}:{seat}/commands/3/1/minute"][0] == b"4"
+    assert fast[f"seat:{GAME_ID}:{seat}/commands/100/1/hour"][0] == b"3"  # stopped at the 429
 
 
-def _counters(redis):
-    return {k.decode(): redis.get(k) for k in redis.keys("LIMITS:*")}
+def _counters(deps):
+    """{counter key without the deployment's prefix: (count, whether it expires)}."""
+    redis, prefix = deps.redis, f"LIMITS:LIMITER/{deps.keys.prefix}limits/"
+    return {
+        k.decode().removeprefix(prefix): (redis.get(k), 0 < redis.ttl(k) <= 3600)
+        for k in redis.keys(f"{prefix}*")
+    }
 
 
 def _retry_unset(answer):
