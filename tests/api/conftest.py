@@ -1,9 +1,13 @@
 """API tests: the Flask app in-process (test client), its Deps on fakeredis."""
 
+import io
+import logging
+
 import fakeredis
 import pytest
 
 from services.api import create_app
+from services.ops import logs, web
 from tests.integration.conftest import build_deps
 
 
@@ -25,3 +29,17 @@ def client(app):
 @pytest.fixture
 def projector(deps):
     return deps.projector(consumer="test")
+
+
+@pytest.fixture
+def answers_seen(monkeypatch):
+    """What the API records of each answer: (the request metrics' (method, route,
+    status) in order, the log lines written as the API writes them)."""
+    observed = []
+    monkeypatch.setattr(
+        web.metrics, "request_answered", lambda *answer: observed.append(answer[:3])
+    )
+    stream = io.StringIO()
+    logs.setup("api")
+    logging.getLogger().handlers[0].setStream(stream)
+    return observed, stream

@@ -7,7 +7,6 @@ clock): one answers with its middleware, the other with Flask alone; every reque
 sent to both, and their answers must be the same bytes."""
 
 import dataclasses
-import io
 import json
 import logging
 
@@ -17,7 +16,7 @@ from werkzeug.test import Client
 
 from services.api import create_app
 from services.api.fast_command import FastCommands
-from services.ops import logs, web
+from services.ops import logs
 from shared import table, tokens
 from shared.keys import Keys
 from tests.integration.conftest import build_deps
@@ -253,14 +252,8 @@ def test_a_failure_is_a_500_problem_with_its_traceback_logged(twins, monkeypatch
     assert (fast.method, fast.path, fast.request_id) == ("POST", commands(), "same-id")
 
 
-def test_its_access_lines_and_metrics_are_flasks(twins, monkeypatch):
-    observed = []
-    monkeypatch.setattr(
-        web.metrics, "request_answered", lambda *answer: observed.append(answer[:3])
-    )
-    stream = io.StringIO()
-    logs.setup("api")
-    logging.getLogger().handlers[0].setStream(stream)
+def test_its_access_lines_and_metrics_are_flasks(twins, answers_seen):
+    observed, stream = answers_seen
     seat = twins.view(0)["to_act"][0]
     legal = twins.view(seat)["legal"][0]
     twins.post(commands("alebrijes"), legal, auth(twins.seats[seat]))

@@ -1,15 +1,12 @@
 """The view GET answered before Flask (services/api/fast_view.py) answers exactly what
 Flask answers, and leaves every other request to Flask."""
 
-import io
 import json
-import logging
 
 import pytest
 from werkzeug.test import Client
 
 from services.api.fast_view import FastViews
-from services.ops import logs, web
 
 
 @pytest.fixture
@@ -142,15 +139,9 @@ def test_a_given_request_id_is_answered_and_a_new_one_made_otherwise(app, game, 
     assert counted == []
 
 
-def test_its_access_lines_and_metrics_are_flasks(app, game, counted, monkeypatch):
+def test_its_access_lines_and_metrics_are_flasks(app, game, counted, answers_seen):
     game_id, tokens, _ = game
-    observed = []
-    monkeypatch.setattr(
-        web.metrics, "request_answered", lambda *answer: observed.append(answer[:3])
-    )
-    stream = io.StringIO()
-    logs.setup("api")
-    logging.getLogger().handlers[0].setStream(stream)
+    observed, stream = answers_seen
     path = f"/v1/alebrijes/{game_id}/view?after=0&wait=5"
     both(app, path, _auth(tokens[0]))
     fast, flask = (json.loads(line) for line in stream.getvalue().splitlines()[-2:])
