@@ -161,7 +161,7 @@ class Comparison:
         """`drive()`'s answer, with the projector's own lag over it (its histogram read
         before and after, warm-up included) beside the lag the client saw: the client's
         includes its GET's wait in the API's queue, the projector's does not."""
-        if not roles:
+        if "projector" not in roles:
             return drive()
         before = systems.projection_lag(roles["projector"])
         summary, raw = drive()
@@ -233,7 +233,8 @@ class Comparison:
     def half_load(self, system, rep):
         rate = self.saturation() / 2
         games = max(self.args.games)
-        roles = self.ts.processes() if system == "tablestream" else {}
+        # The floor's CPU too (server and its Redis): what the same rate costs each.
+        roles = self.ts.processes() if system == "tablestream" else self.floor.processes()
         before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
         summary, raw = self._with_own_lag(roles, lambda: self.drive(system, games, rate=rate))
         if roles:

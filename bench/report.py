@@ -190,11 +190,14 @@ def table(results):
     if half and half[0].get("cpu_ms_per_move"):
         cpu = _cpu(half)
         peer_cpu = _cpu(_runs(results, "saturated", "boardgame.io"))
+        floor_cpu = _cpu(floor_half) if floor_half and floor_half[0].get("cpu_ms_per_move") else {}
         rows.append(
             (
                 "CPU per move at half load",
-                ", ".join(f"{k} {v:.1f} ms" for k, v in cpu.items()),
-                "boardgame.io server (saturated): "
+                ", ".join(f"{k} {v:.1f} ms" for k, v in cpu.items())
+                + f" (all: {sum(cpu.values()):.1f} ms)",
+                "".join(f"floor (server + Redis) {v:.1f} ms; " for v in floor_cpu.values())
+                + "boardgame.io server (saturated): "
                 + ", ".join(f"{v:.2f} ms" for v in peer_cpu.values()),
             )
         )
@@ -328,6 +331,14 @@ def _bounds(results):
                 f"{_x(median(floor) / median(peer))} boardgame.io's moves/s"
             )
     bounds.update((goal, line(role)) for goal, role in BOUND_BY.items())
+    half, floor_half = _runs(results, "half", "tablestream"), _runs(results, "half", "floor")
+    if all(r.get("cpu_ms_per_move") for r in (*half, *floor_half)) and half and floor_half:
+        # A tail is a queue's: the same rate keeps tablestream's cores this much busier.
+        ours, floors = sum(_cpu(half).values()), sum(_cpu(floor_half).values())
+        bounds["POST p99 at half load vs the floor"] += (
+            f"; CPU a move at this rate: {ours:.1f} ms (every process) against the floor's "
+            f"{floors:.1f} ms ({_x(ours / floors)})"
+        )
     bots = _bots(results)
     if bots and bots.get("in_play") is not None:
         bounds[f"bots: {bots['games']} games vs 1"] = (
@@ -337,6 +348,9 @@ def _bounds(results):
 
 
 def _cpu(runs):
+    """{role: median CPU ms a move} over these runs ({} with none)."""
+    if not runs:
+        return {}
     roles = runs[0]["cpu_ms_per_move"].keys()
     return {role: statistics.median(r["cpu_ms_per_move"][role] for r in runs) for role in roles}
 

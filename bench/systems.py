@@ -163,6 +163,11 @@ class Floor:
         wait_for(f"{self.base}/hello", self.process)
         return self
 
+    def processes(self):
+        """{"floor": [...]}: bench/floor.py, its gunicorn and its Redis."""
+        parent = psutil.Process(self.process.pid)
+        return {"floor": [parent, *parent.children(recursive=True)]}
+
     def stop(self):
         stop(self.process)
 

@@ -158,6 +158,25 @@ def test_a_goal_not_met_names_the_profile_line_that_bounds_it():
     assert "no profile (run with --profile)" in unprofiled
 
 
+def test_a_tail_at_half_load_is_set_beside_the_cpu_each_system_spends_on_that_rate():
+    half = {"kind": "half", "games": 50, "rate": 150, "post_p50_ms": 3, "post_p99_ms": 20}
+    runs = [
+        {**half, "target": "tablestream", "cpu_ms_per_move": {"API": 2.0, "projector": 1.0}},
+        {**half, "target": "floor", "post_p99_ms": 4, "cpu_ms_per_move": {"floor": 0.6}},
+    ]
+    results = {"runs": runs, "load_before": (1.0, 1.0, 1.0), "profile_shares": {}}
+    goal = _goal(results, "POST p99 at half load vs the floor")
+    assert "5.00x" in goal and "NOT met" in goal
+    assert (
+        "CPU a move at this rate: 3.0 ms (every process) against the floor's 0.6 ms (5.00x)" in goal
+    )
+    row = next(r for r in report.table(results).splitlines() if "CPU per move at half" in r)
+    assert (
+        "API 2.0 ms, projector 1.0 ms (all: 3.0 ms)" in row
+        and "floor (server + Redis) 0.6 ms" in row
+    )
+
+
 def test_request_cpu_times_the_move_paths_requests_and_the_floors():
     """bench/request_cpu.py plays a few moves in-process (its own Redis) and prints a
     figure for each kind of request, no timing asserted."""
