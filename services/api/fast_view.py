@@ -78,6 +78,8 @@ class FastViews:
         matched = self.path.fullmatch(environ.get("PATH_INFO", ""))
         if matched is None or any(environ.get(name) for name in _TO_FLASK):
             return None
+        if "HTTP_ORIGIN" in environ:  # even empty: CORS_ORIGINS=* answers it with CORS headers
+            return None
         if environ.get("CONTENT_LENGTH", "0") not in ("", "0"):
             return None
         query = environ.get("QUERY_STRING", "")

@@ -6,6 +6,7 @@ import json
 import pytest
 from werkzeug.test import Client
 
+from services.api import create_app
 from services.api.fast_view import FastViews
 
 
@@ -155,3 +156,12 @@ def test_its_access_lines_and_metrics_are_flasks(app, game, counted, answers_see
     route = "/v1/alebrijes/<game_id>/view"
     assert observed == [("GET", route, 200), ("GET", route, 200)]  # fast, then Flask
     assert counted == []
+
+
+def test_an_empty_origin_is_flasks_to_answer_when_cors_is_on(deps, game, monkeypatch):
+    monkeypatch.setenv("CORS_ORIGINS", "*")  # any origin, "" too: Flask adds CORS headers
+    app = create_app(deps)
+    game_id, tokens, _ = game
+    fast, flask = both(app, f"/v1/games/{game_id}/view", {"Origin": ""})
+    assert fast == flask
+    assert ("Access-Control-Allow-Origin", "*") in fast[1]
