@@ -159,7 +159,8 @@ def test_moves_decided_before_one_append_see_what_the_read_models_show_at_their_
         return real_choose(level, view, feed, rng, think_ms)
 
     monkeypatch.setattr(bots, "choose", spy)
-    game_id = deps.service.create("alebrijes", MIXED, {"seed": 9, "rounds": 1})["id"]
+    # Three rounds: one round of four bots can end within one batch (16 commands).
+    game_id = deps.service.create("alebrijes", MIXED, {"seed": 9, "rounds": 3})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
     assert jobs.play_bot_turn(game_id, seat, version) == "moved"
     records = deps.store.read(game_id)
