@@ -141,6 +141,15 @@ def test_a_lag_goal_is_met_only_when_the_client_and_the_projector_both_meet_it()
     assert "<= 5/<= 250" in next(r for r in table.splitlines() if "projector's own lag" in r)
 
 
+def test_over_several_runs_the_projectors_own_lag_is_the_worst_runs_bucket():
+    results = _lag_results(80, 100.0)
+    results["runs"].append({**results["runs"][0], "own_p50": 10.0, "own_p99": 250.0})
+    line = _goal(results, "projection lag p99, saturated")
+    assert "projector's own <= 250" in line and "NOT met" in line  # not "<= 175"
+    table = report.table(results)
+    assert "<= 10/<= 250" in next(r for r in table.splitlines() if "projector's own lag" in r)
+
+
 def test_a_goal_not_met_names_the_profile_line_that_bounds_it():
     shares = {
         "API": [("gunicorn HTTP", 0.39), ("redis-py I/O", 0.23), ("rules", 0.03)],
