@@ -242,8 +242,10 @@ class Comparison:
         self.record(f"{system} half load #{rep + 1}", summary, raw, kind="half")
 
     def light(self):
-        drive = lambda: self.drive("tablestream", 2, rate=LIGHT_RATE)  # noqa: E731
-        summary, raw = self._with_own_lag(self.ts.processes(), drive)
+        roles = self.ts.processes()
+        summary, raw = self._with_own_lag(
+            roles, lambda: self.drive("tablestream", 2, rate=LIGHT_RATE)
+        )
         self.record("tablestream light", summary, raw, kind="light")
 
     def flat(self):
