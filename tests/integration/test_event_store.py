@@ -5,6 +5,7 @@ import threading
 import pytest
 import redis
 
+from shared import store as store_module
 from shared.store import EventStore, Tail, VersionConflict
 
 BACKENDS = {"fakeredis": "fake_redis", "redis": "real_redis", "cluster": "cluster_redis"}
@@ -180,9 +181,25 @@ def test_an_append_loads_its_script_again_after_redis_forgot_it(real_redis, keys
     assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]
 
 
-def test_an_append_whose_connection_redis_closed_lands_once(real_redis, keys):
+def test_an_append_whose_connection_redis_closed_lands_once(redis_url, real_redis, keys):
+    client = redis.Redis.from_url(redis_url)  # one pooled connection, ours alone
+    store = EventStore(client, keys)
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    real_redis.client_kill_filter(_id=client.client_id())  # the connection the pool holds
+    assert store.append("g1", 1, [{"type": "b"}], at_ms=2) == 2
+    assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]
+    client.close()
+
+
+def test_an_append_whose_quick_call_fails_goes_redis_pys_way_and_lands_once(
+    real_redis, keys, monkeypatch
+):
     store = EventStore(real_redis, keys)
     store.append("g1", 0, [{"type": "a"}], at_ms=1)
-    real_redis.client_kill_filter(_type="normal", skipme=False)  # every pooled connection
-    assert store.append("g1", 1, [{"type": "b"}], at_ms=2) == 2
+
+    def dropped(*words):
+        raise redis.ConnectionError("connection dropped before the command was sent")
+
+    monkeypatch.setattr(store_module, "pooled_call", dropped)
+    assert store.append("g1", 1, [{"type": "b"}], at_ms=2) == 2  # by redis-py's Script
     assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]
