@@ -142,9 +142,10 @@ class EventStore:
             return expected_version
         feed = self.keys.feed(self.partition(game_id))
         keys = [self.keys.events(game_id), feed] if self._notifies else [self.keys.events(game_id)]
-        args = [expected_version, at_ms, game_id, FEED_MAXLEN, *map(jsonutil.dumps, events)]
+        payloads = [jsonutil.dumps(event) for event in events]
+        args = [expected_version, at_ms, game_id, FEED_MAXLEN, *payloads]
         ok, version = self._run_append(keys, args)
-        if not ok:
+        if not ok and not self._landed(game_id, expected_version, payloads, at_ms, version):
             raise VersionConflict(expected_version, version)
         if not self._notifies:
             self.redis.xadd(feed, {"g": game_id}, maxlen=FEED_MAXLEN, approximate=True)
@@ -162,6 +163,19 @@ class EventStore:
             except (NoScriptError, ConnectionError, TimeoutError):
                 pass
         return self._append(keys=keys, args=args)
+
+    def _landed(self, game_id, expected_version, payloads, at_ms, version):
+        """Whether a refused append's events are in the stream already, as they were
+        sent: its first call ran and its answer was lost (a dropped connection), and the
+        call sent again found the stream moved by its own events. Then the append
+        succeeded once, and saying "conflict" would have the caller decide again."""
+        if version != expected_version + len(payloads):
+            return False
+        entries = self.redis.xrange(self.keys.events(game_id), f"{expected_version + 1}-0", "+")
+        stamp = str(at_ms).encode()
+        return [(_field(f, "e"), _field(f, "t")) for _, f in entries] == [
+            (payload, stamp) for payload in payloads
+        ]
 
     def read(self, game_id, after=0, limit=None):
         """The records after version `after`, oldest first, at most `limit` of them."""

@@ -203,3 +203,33 @@ def test_an_append_whose_quick_call_fails_goes_redis_pys_way_and_lands_once(
     monkeypatch.setattr(store_module, "pooled_call", dropped)
     assert store.append("g1", 1, [{"type": "b"}], at_ms=2) == 2  # by redis-py's Script
     assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]
+
+
+def test_an_append_whose_answer_was_lost_lands_once_and_is_not_a_conflict(
+    real_redis, keys, monkeypatch
+):
+    """The script ran, its answer was lost with the connection; sent again, it finds the
+    stream moved by its own events: the append succeeded, once."""
+    store = EventStore(real_redis, keys)
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    real_call = store_module.pooled_call
+
+    def answer_lost(*words):
+        real_call(*words)
+        raise redis.ConnectionError("the connection dropped before the answer came")
+
+    monkeypatch.setattr(store_module, "pooled_call", answer_lost)
+    assert store.append("g1", 1, [{"type": "b"}, {"type": "c"}], at_ms=2) == 3
+    assert [r.event["type"] for r in store.read("g1")] == ["a", "b", "c"]
+    feed = real_redis.xrange(keys.feed(store.partition("g1")))
+    assert len(feed) == 2  # notified once for each append that ran
+
+
+def test_another_writers_events_of_the_same_count_are_still_a_conflict(store):
+    store.append("g1", 0, [{"type": "a"}], at_ms=1)
+    store.append("g1", 1, [{"type": "b"}], at_ms=2)  # another writer, first
+    with pytest.raises(VersionConflict):
+        store.append("g1", 1, [{"type": "c"}], at_ms=2)  # same count and time, not ours
+    with pytest.raises(VersionConflict):
+        store.append("g1", 1, [{"type": "b"}], at_ms=3)  # same event, another time
+    assert [r.event["type"] for r in store.read("g1")] == ["a", "b"]
