@@ -3,7 +3,9 @@
 An event's version is its position in the game's stream (1, 2, ...) and is also its
 stream entry id (`<version>-0`), so reading from a version is a plain XRANGE and no
 clock leaks into ids. Appends are one Lua script: the version check and every XADD
-happen atomically, so two writers racing for the same version cannot both win.
+happen atomically, so two writers racing for the same version cannot both win. A
+script sent again after its answer was lost finds its own events there (same bytes,
+same time) and answers their version: the append happened once, not a conflict.
 
 Each append also notifies a feed stream (partitioned by game) that the projectors
 follow. On one Redis server the same script does it, so a move is one round trip and
