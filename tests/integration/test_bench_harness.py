@@ -15,6 +15,7 @@ sys.path.insert(0, str(BENCH))
 
 import floor  # noqa: E402
 import load  # noqa: E402
+import post_tail  # noqa: E402
 import pyspy  # noqa: E402
 import report  # noqa: E402
 import systems  # noqa: E402
@@ -184,6 +185,14 @@ def test_a_tail_at_half_load_is_set_beside_the_cpu_each_system_spends_on_that_ra
         "API 2.0 ms, projector 1.0 ms (all: 3.0 ms)" in row
         and "floor (server + Redis) 0.6 ms" in row
     )
+
+
+def test_post_tail_reads_the_share_answered_within_each_bound_over_a_window():
+    before = {0.001: 5, 0.0025: 5, 0.005: 5, float("inf"): 5}
+    after = {0.001: 45, 0.0025: 85, 0.005: 100, float("inf"): 105}  # 100 in the window
+    found = post_tail.shares(before, after)
+    assert (found[0.001], found[0.0025], found[0.005]) == (0.4, 0.8, 0.95)
+    assert found[0.25] == 0.0  # a bound the API did not report counts nothing
 
 
 def test_request_cpu_times_the_move_paths_requests_and_the_floors():
