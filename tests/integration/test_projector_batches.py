@@ -4,6 +4,7 @@ checkpoints it remembers checked against the stored ones; on fakeredis and a rea
 from services.projector.projector import Projector
 from services.webhooks.subscriptions import Subscriptions
 from tests.helpers import humans
+from tests.integration.conftest import build_deps
 from tests.integration.test_projector import all_read_models, move, stored
 
 OPEN = [{"name": "a"}, {"open": True}]
@@ -232,6 +233,15 @@ def test_a_sweep_step_follows_a_read_of_the_feed_at_most_every_step_interval(dep
     assert (every.polls, every.sweeps) == (5, 5)
 
 
+def real_projector(real_redis, keys):
+    """Deps on a real Redis server (the round trips are counted on its connections) and
+    a projector of them that has joined the feed's group."""
+    d = build_deps(real_redis, keys)
+    projector = d.projector(consumer="p")
+    projector.join_group()
+    return d, projector
+
+
 def test_a_batch_costs_three_round_trips_and_two_while_the_feed_keeps_coming(
     real_redis, keys, monkeypatch
 ):
@@ -240,11 +250,7 @@ def test_a_batch_costs_three_round_trips_and_two_while_the_feed_keeps_coming(
     move came in meanwhile, that read ahead is the next batch's read."""
     from redis.connection import AbstractConnection
 
-    from tests.integration.conftest import build_deps
-
-    d = build_deps(real_redis, keys)
-    projector = d.projector(consumer="p")
-    projector.join_group()
+    d, projector = real_projector(real_redis, keys)
     first, second = (
         d.service.create("alebrijes", humans("a", "b"), {"seed": s})["id"] for s in (11, 12)
     )
@@ -319,11 +325,7 @@ def test_while_the_feed_is_quiet_the_writes_round_trip_waits_for_the_next_batch(
     projection in between (a sweep step, a claim) goes on a spare link."""
     from redis.connection import AbstractConnection
 
-    from tests.integration.conftest import build_deps
-
-    d = build_deps(real_redis, keys)
-    projector = d.projector(consumer="p")
-    projector.join_group()
+    d, projector = real_projector(real_redis, keys)
     first, second = (
         d.service.create("alebrijes", humans("a", "b"), {"seed": s})["id"] for s in (15, 16)
     )
@@ -361,11 +363,7 @@ def test_a_wait_that_ran_out_does_not_hide_what_the_feed_holds_now(real_redis, k
     "the feed is empty": a test's run until quiet, a stopping projector)."""
     import time
 
-    from tests.integration.conftest import build_deps
-
-    d = build_deps(real_redis, keys)
-    projector = d.projector(consumer="p")
-    projector.join_group()
+    d, projector = real_projector(real_redis, keys)
     game_id = d.service.create("alebrijes", humans("a", "b"), {"seed": 17})["id"]
     assert projector.poll(block_ms=1) == 1  # its creation; the read ahead waits 1 ms
     assert projector.link.pending
