@@ -74,13 +74,14 @@ def rebuild(progress, jobs):
     """Throw every read model away and build them again from the streams."""
     from tqdm import tqdm
 
-    from services import deps
+    from services.projector import build
     from services.projector import rebuild as rebuilding
+    from shared.config import Config
 
     def bar(game_ids):
         return tqdm(game_ids, desc="rebuilding", unit="game", disable=not progress)
 
-    count = rebuilding.rebuild(deps.build(), jobs, progress=bar)
+    count = rebuilding.in_parallel(build.from_config, Config.from_env(), jobs, progress=bar)
     click.echo(f"rebuilt the read models of {count} games")
 
 

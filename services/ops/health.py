@@ -19,6 +19,8 @@ from prometheus_client.core import GaugeMetricFamily
 from rq import Queue, Worker
 from rq.registry import ScheduledJobRegistry
 
+from shared.keys import GROUP
+
 DEFAULTS = {"READY_PROJECTOR_LAG": 10.0, "READY_QUEUE_AGE": 30.0, "READY_HEARTBEAT_AGE": 60.0}
 BEAT_EVERY = 5.0  # seconds between a projector's heartbeats
 
@@ -73,8 +75,6 @@ class Heartbeat:
 def feed_lag_seconds(d, now_ms=None):
     """Age of the oldest feed notification no projector has finished with (pending in
     the consumer group, or not delivered yet); 0 when there is none."""
-    from services.projector.projector import GROUP
-
     now_ms = now_ms or _now_ms()
     oldest = None
     for partition in range(d.store.partitions):

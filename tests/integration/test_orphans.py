@@ -4,7 +4,7 @@ deleted. Two projectors on a real Redis; one dies between reading and acknowledg
 
 import threading
 
-from services.projector.projector import GROUP
+from shared.keys import GROUP
 from tests import processes
 from tests.helpers import humans
 from tests.integration.conftest import build_deps
