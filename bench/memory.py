@@ -1,7 +1,7 @@
 """Bytes of Redis per event and per finished game, with the retention of finished games'
 read models off (kept for good) and on (FINISHED_READ_MODELS_TTL: within it, run out).
 
-    .venv/bin/python bench/memory.py --games 40
+    .venv/bin/python -m bench.memory --games 40
 
 Starts an embedded Redis of its own (127.0.0.1, a temporary directory) and, three times
 under three key prefixes, plays `--games` 2-seat Alebrijes games to the end through the

@@ -14,7 +14,7 @@ Each subcommand calls the module that does the work; this file only parses.
 import importlib
 import json
 import os
-import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -136,8 +136,9 @@ def bench(name, args):
     script = ROOT / "bench" / f"{name}.py"
     if not script.exists():
         raise click.ClickException(f"no benchmark {script}")
-    sys.argv = [str(script), *args]
-    runpy.run_path(str(script), run_name="__main__")
+    # bench/ is a package of the checkout (not installed): run it from the checkout's root.
+    command = [sys.executable, "-m", f"bench.{name}", *args]
+    sys.exit(subprocess.run(command, cwd=ROOT).returncode)
 
 
 @cli.command()
