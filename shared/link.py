@@ -90,7 +90,7 @@ class Link:
 def pooled_call(redis, *words):
     """One command on a connection of `redis`'s pool (a redis.Redis on one server),
     Redis' answer as it comes: none of redis-py's per-call layers (retries, response
-    callbacks, observability records; about 50 us of CPU a call under gevent). Safe
+    callbacks, observability records: a large share of a call's CPU under gevent). Safe
     under gevent: the pool hands each caller a connection of its own. An error reply
     is raised (ResponseError, NoScriptError...); so is any other failure, after
     redis-py's send and read have dropped the connection (an answer half read never
