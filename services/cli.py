@@ -20,6 +20,8 @@ from pathlib import Path
 
 import click
 
+from shared.config import Config
+
 ROOT = Path(__file__).resolve().parents[1]
 PASS_THROUGH = {"ignore_unknown_options": True, "allow_extra_args": True}
 
@@ -39,7 +41,7 @@ def run():
 
 
 @cli.command()
-@click.option("--bind", default=lambda: f"0.0.0.0:{os.environ.get('PORT', '8000')}")
+@click.option("--bind", default=lambda: f"0.0.0.0:{Config.from_env().port}")
 def api(bind):
     """The API under gunicorn (deploy/gunicorn.conf.py) on BIND (0.0.0.0:$PORT)."""
     # deploy/ sits beside services/ in a checkout, or in the working directory (the image).
