@@ -33,7 +33,6 @@ from services.projector.known import Known, KnownGames
 from services.projector.retention import OVER, Retention
 from services.worker.schedule import Nothing
 from shared import games, jsonutil, table
-from shared.config import Config
 from shared.link import Batch, Link, stream_reads
 from shared.store import Tail
 
@@ -55,8 +54,8 @@ class Expiry:
     """When an abandoned game is called off (a game_expired event): waiting with no seat
     claimed for `waiting_seconds`, active with nobody acting for `idle_seconds`."""
 
-    waiting_seconds: int = Config.waiting_expires_after
-    idle_seconds: int = Config.idle_expires_after
+    waiting_seconds: int = 24 * 3600
+    idle_seconds: int = 7 * 24 * 3600
 
     def reason(self, current, last_at, now_ms):
         """Why the game expires now (table.EXPIRY_REASONS), or None."""
