@@ -13,8 +13,6 @@ Prints, per request kind, the commands by name (the median over --moves moves).
 import argparse
 import collections
 import statistics
-import tempfile
-from pathlib import Path
 
 import orjson
 import redis
@@ -65,15 +63,10 @@ def main():
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--limits", action="store_true", help="abuse limits on")
     args = parser.parse_args()
-    from services import embedded_redis
+    from bench.systems import private_redis
 
-    with tempfile.TemporaryDirectory() as directory:
-        process, url = embedded_redis.start(Path(directory))
-        try:
-            run(url, args)
-        finally:
-            process.terminate()
-            process.wait(10)
+    with private_redis() as url:
+        run(url, args)
 
 
 def run(url, args):

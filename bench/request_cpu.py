@@ -138,15 +138,10 @@ def main():
         monkey.patch_all()
     # As under gunicorn (deploy/gunicorn.conf.py): metrics in shared files.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="request-cpu-metrics-")
-    from services import embedded_redis
+    from bench.systems import private_redis
 
-    with tempfile.TemporaryDirectory() as directory:
-        process, url = embedded_redis.start(Path(directory))
-        try:
-            run(url, args)
-        finally:
-            process.terminate()
-            process.wait(10)
+    with private_redis() as url:
+        run(url, args)
 
 
 def run(url, args):

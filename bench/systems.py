@@ -5,8 +5,10 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
@@ -38,6 +40,18 @@ def install_peer():
         stdout=subprocess.DEVNULL,
         timeout=600,
     )
+
+
+@contextmanager
+def private_redis(**options):
+    """An embedded Redis of this benchmark's own in a temporary folder: its URL."""
+    with tempfile.TemporaryDirectory(prefix="bench-redis-") as directory:
+        process, url = embedded_redis.start(Path(directory), **options)
+        try:
+            yield url
+        finally:
+            process.terminate()
+            process.wait(10)
 
 
 def wait_for(url, process, timeout=60.0):
