@@ -98,10 +98,11 @@ def measure(url, jobs=1):
     rebuild_s, cpu2 = time.perf_counter() - start, cpu()
     parallel = {}
     if jobs > 1:
+        from services.projector import build as projectors
         from services.projector import rebuild
 
         start = time.perf_counter()
-        rebuild.rebuild(d, jobs)
+        rebuild.in_parallel(projectors.from_config, d.config, jobs)
         parallel = {"parallel_s": time.perf_counter() - start}
     return {
         **parallel,
