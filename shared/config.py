@@ -33,6 +33,7 @@ class Config:
     rate_limit_create: str = "120/minute"
     rate_limit_commands: str = "60/second;1800/minute"
     rate_limit_streams: int = 200
+    upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
 
     @classmethod
@@ -41,7 +42,7 @@ class Config:
         127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
         FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER,
         FINISHED_READ_MODELS_TTL (seconds, or 0/off), RATE_LIMITS, RATE_LIMIT_CREATE,
-        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES."""
+        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, UPLOAD_QUOTA (bytes), TRUSTED_PROXIES."""
         env = os.environ if env is None else env
         redis_url, redis_url_from = _redis_url(env)
         return cls(
@@ -61,6 +62,7 @@ class Config:
             rate_limit_create=env.get("RATE_LIMIT_CREATE") or cls.rate_limit_create,
             rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
+            upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
         )
 
