@@ -10,6 +10,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import limits, schemas
+from services.api.body import refuse_duplicate_keys
 from services.api.deps import POSTED, deps, doc_only, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import CONTRACTS
@@ -174,9 +175,12 @@ def uploaded_records():
     if request.mimetype == NDJSON:
         lines = [line for line in raw.splitlines() if line.strip()]
         try:
-            return [jsonutil.loads(line) for line in lines]
+            records = [jsonutil.loads(line) for line in lines]
         except jsonutil.JSONDecodeError:
             raise ApiError("bad_request", "a line of the log is not JSON") from None
+        for line in lines:
+            refuse_duplicate_keys(line)
+        return records
     try:
         body = jsonutil.loads(raw)
     except jsonutil.JSONDecodeError:
