@@ -33,6 +33,7 @@ class Config:
     rate_limit_create: str = "120/minute"
     rate_limit_commands: str = "60/second;1800/minute"
     rate_limit_streams: int = 200
+    upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
     # Origins browsers may call the API from (comma-separated, or "*"); "" keeps CORS off.
     cors_origins: str = ""
@@ -91,6 +92,7 @@ class Config:
             rate_limit_create=env.get("RATE_LIMIT_CREATE") or cls.rate_limit_create,
             rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
+            upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
             cors_origins=env.get("CORS_ORIGINS", ""),
             port=int(env.get("PORT") or cls.port),
