@@ -8,7 +8,7 @@ import pytest
 
 from services.api import create_app
 from services.ops import logs, web
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 
 @pytest.fixture

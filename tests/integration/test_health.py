@@ -13,7 +13,7 @@ from services.embedded_redis import free_port
 from services.ops import health, sidecar
 from services.ops.worker import MeasuredWorker
 from services.worker import chain
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 BOTS = [{"bot": "random"}] * 3
 

@@ -9,8 +9,8 @@ from rq import Worker
 
 from services.worker.clock import LEASE_SECONDS, Clock
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 
 
 @pytest.fixture
