@@ -82,7 +82,11 @@ def one(moves, batch, block_ms=None):
             client = redis.Redis.from_url(url)
             config = Config(redis_url=url, queue_url=url, token_secret="x")
             d = build(config, client=client, queue_client=client)
-            projector = d.projector(consumer="cpu")
+            try:  # the tree's own projector (a tree before services/projector/build.py: Deps')
+                from services.projector.build import projector_of
+            except ImportError:
+                projector_of = type(d).projector
+            projector = projector_of(d, consumer="cpu")
             projector.join_group()
             seats = [{"name": "a"}, {"name": "b"}]
             options = [{"seed": s, "rounds": 20} for s in range(8)]

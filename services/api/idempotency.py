@@ -17,7 +17,7 @@ import time
 
 from flask import Response, g, request
 
-from services.api.deps import deps
+from services.api.context import deps
 from services.api.errors import ApiError
 from shared import jsonutil
 

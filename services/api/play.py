@@ -13,9 +13,10 @@ from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
 from services.api import replays, schemas
+from services.api.apidoc import doc_only, errors, query_doc
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
-from services.api.deps import deps, doc_only, errors, json_response, query_doc, refused
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait

@@ -10,7 +10,8 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import schemas
-from services.api.deps import POSTED, deps, errors, json_response, refused
+from services.api.apidoc import POSTED, errors
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import CONTRACTS
 from services.game import replays

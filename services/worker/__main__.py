@@ -6,7 +6,7 @@ reactions; a search bot may think for its whole think_ms). By default a worker s
 both, timers first; a worker for `timers` alone is never busy thinking when a timer
 falls due (docs/operations.md). Non-forking: a bot turn is a few milliseconds (a
 search's think_ms), a fork would cost more. Due jobs are moved onto the queues by this
-process's own clock thread (services/worker/clock.py), not by RQ's forked scheduler, so
+process's own clock thread (services/ops/clock.py), not by RQ's forked scheduler, so
 a killed worker leaves no orphan and holds no long lock."""
 
 import argparse
@@ -15,8 +15,8 @@ from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
 from services.ops import health, logs, sidecar
+from services.ops.clock import Clock
 from services.ops.worker import MeasuredWorker
-from services.worker.clock import Clock
 
 QUEUES = "timers,bots"
 

@@ -12,7 +12,7 @@ chain is bounded, so timers and other games never wait long:
 - after MAX_MOVES moves, or once SLICE_SECONDS have gone (counting the next bot's
   think_ms), it enqueues its continuation at the back of the queue.
 
-While a chain plays a game it holds the game's lease (services/worker/schedule.py), so
+While a chain plays a game it holds the game's lease (shared/schedule.py), so
 the projector does not enqueue a job for every version it projects meanwhile. A chain
 that ends gives the lease back, then schedules the bot turn the projector may have
 skipped at its checkpoint (see release). A worker killed mid-chain leaves the lease to

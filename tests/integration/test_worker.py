@@ -7,8 +7,8 @@ import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from services.ops.clock import Clock
 from services.worker import jobs
-from services.worker.clock import Clock
 from shared import bots, jsonutil
 
 FOUR_BOTS = [{"bot": "random"}] * 4
