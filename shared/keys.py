@@ -85,6 +85,15 @@ class Keys:
         and its scope)."""
         return f"{self.prefix}idem:{digest}"
 
+    def imported(self, digest):
+        """The id of the game an uploaded log was stored as (digest of the log), so the
+        same log uploaded again answers that game."""
+        return f"{self.prefix}imported:{digest}"
+
+    def upload_quota(self, address, day):
+        """Bytes of uploaded logs stored from one client address on one day (UTC)."""
+        return f"{self.prefix}upload-quota:{day}:{address}"
+
     @property
     def webhook_dead_letters(self):
         """List of webhook deliveries that gave up, newest first, for an operator."""

@@ -1,4 +1,4 @@
-"""Issue 13, item 7: notifications a dead projector left unacknowledged are claimed by
+"""Notifications a dead projector left unacknowledged are claimed by
 another projector (XAUTOCLAIM), and consumers that are gone with nothing pending are
 deleted. Two projectors on a real Redis; one dies between reading and acknowledging."""
 

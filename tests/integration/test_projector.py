@@ -278,7 +278,7 @@ def test_a_game_that_cannot_be_projected_does_not_hold_up_the_others(deps, proje
 
 
 def test_rebuild_without_redis_url_finds_the_embedded_redis_of_the_run(tmp_path, keys):
-    """Issue 13, item 8: `make run`'s embedded Redis writes its URL in the run directory,
+    """`make run`'s embedded Redis writes its URL in the run directory,
     and the rebuild command, run with no REDIS_URL, rebuilds that Redis and says so."""
     process, url = embedded_redis.start_for_run(tmp_path)
     try:

@@ -1,4 +1,4 @@
-"""Issue 13, item 3: the sweep looks at a bounded batch of due games per step, and
+"""The sweep looks at a bounded batch of due games per step, and
 abandoned games expire as events in the log (a documented policy), on fakeredis and
 on a real Redis server."""
 
