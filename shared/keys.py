@@ -10,6 +10,8 @@ A prefix (KEY_PREFIX) lets several deployments, or tests, share one Redis.
 
 from dataclasses import dataclass
 
+GROUP = "projectors"  # the feed's consumer group: every projector reads in it
+
 
 @dataclass(frozen=True)
 class Keys:
@@ -72,11 +74,6 @@ class Keys:
         """Sorted set of the games not yet over, each scored by when the projectors'
         sweep next looks at it (ms since the epoch)."""
         return f"{self.prefix}live-by-due"
-
-    @property
-    def old_live(self):
-        """The plain set `live` held before the sweep went incremental (migrated)."""
-        return f"{self.prefix}live"
 
     @property
     def changes(self):

@@ -2,7 +2,7 @@
 
 The other half of a move's requests is `POST /v1/{game}/{game_id}/commands` (or
 `/v1/games/...`): Flask's request context, routing, hooks and Response cost about as
-much as the command's own work (docs/performance.md, "fifth pass"). This WSGI
+much as the command's own work (docs/design.md, "The fast paths"). This WSGI
 middleware answers the plain case itself, through the same code as the route
 (`play.moved`), with the same status, headers, body, access line and metrics:
 

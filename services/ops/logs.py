@@ -8,11 +8,12 @@ JSON record holding what it answered and its traceback (`exc_info`).
 
 import logging
 import logging.config
-import os
 import re
 import time
 
 from pythonjsonlogger.orjson import OrjsonFormatter
+
+from shared.config import Config
 
 ACCESS = "tablestream.access"
 
@@ -94,8 +95,9 @@ class JsonFormatter(_SameSecond, OrjsonFormatter):
 def dict_config(process, fmt=None, level=None):
     """A logging.config.dictConfig for `process`: every logger to stderr through one
     handler, JSON lines or text. gunicorn's own loggers are sent through it too."""
-    fmt = (fmt or os.environ.get("LOG_FORMAT") or "json").lower()
-    level = (level or os.environ.get("LOG_LEVEL") or "INFO").upper()
+    config = Config.from_env()
+    fmt = (fmt or config.log_format).lower()
+    level = (level or config.log_level).upper()
     return {
         "version": 1,
         "disable_existing_loggers": False,

@@ -6,7 +6,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services.game.service import GameService
-from services.projector.projector import read_models
+from services.projector.models import read_models
 from services.worker import chain, jobs
 from shared import bots, jsonutil, table
 from tests.integration.test_worker import run_until_quiet
