@@ -42,6 +42,9 @@ class Config:
     projectors: int = 1
     workers: int = 2
     background_nice: int = 0  # niceness added to the projectors and workers (0 to 19)
+    # Workers for the games of bots only (the `background` queue), this much nicer still.
+    background_workers: int = 1
+    background_worker_nice: int = 10
     run_dir: Path = RUN_DIR
     # Logs (services/ops/logs.py): "json" lines or "text", and the level.
     log_format: str = "json"
@@ -99,6 +102,11 @@ class Config:
             projectors=int(env.get("PROJECTORS") or cls.projectors),
             workers=int(env.get("WORKERS") or cls.workers),
             background_nice=min(19, max(0, int(env.get("BACKGROUND_NICE") or 0))),
+            background_workers=int(env.get("BACKGROUND_WORKERS") or cls.background_workers),
+            background_worker_nice=min(
+                19,
+                max(0, int(env.get("BACKGROUND_WORKER_NICE") or cls.background_worker_nice)),
+            ),
             run_dir=Path(env.get("RUN_DIR") or RUN_DIR),
             log_format=(env.get("LOG_FORMAT") or cls.log_format).lower(),
             log_level=(env.get("LOG_LEVEL") or cls.log_level).upper(),

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from services.api import replays, schemas
+from services.api import hangups, replays, schemas
 from services.api.apidoc import doc_only, errors, query_doc
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
@@ -101,7 +101,8 @@ def view_answer(game_id, query, game=None):
                 # the stream is at least as new. Either says whether to wait.
                 with open_wait(query["wait"]):
                     version_now = functools.partial(projected, d, game_id)
-                    moved = waiter.wait(query["wait"], version_now, view["version"])
+                    gone = hangups.watch(request.environ)  # its place is given back then
+                    moved = waiter.wait(query["wait"], version_now, view["version"], gone)
                 if not moved:
                     return Response(status=304, headers=PRIVATE)
                 raw = _view(d, game_id, seat)

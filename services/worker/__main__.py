@@ -1,9 +1,10 @@
 """`python -m services.worker [--queues timers,bots]`: an RQ worker for the queues
 named, most urgent first.
 
-Two queues: `timers` (turn timers, Alien's stacking windows) and `bots` (bot turns and
-reactions; a search bot may think for its whole think_ms). By default a worker serves
-both, timers first; a worker for `timers` alone is never busy thinking when a timer
+Three queues: `timers` (turn timers, Alien's stacking windows), `bots` (bot turns and
+reactions; a search bot may think for its whole think_ms) and `background` (the bot
+turns of games where every seat is a bot). By default a worker serves all three in that
+order; a worker for `timers` alone is never busy thinking when a timer
 falls due (docs/operations.md). Non-forking: a bot turn is a few milliseconds (a
 search's think_ms), a fork would cost more. Due jobs are moved onto the queues by this
 process's own clock thread (services/ops/clock.py), not by RQ's forked scheduler, so
@@ -18,7 +19,7 @@ from services.ops import health, logs, sidecar
 from services.ops.clock import Clock
 from services.ops.worker import MeasuredWorker
 
-QUEUES = "timers,bots"
+QUEUES = "timers,bots,background"
 
 
 def main(argv=None):

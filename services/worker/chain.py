@@ -12,6 +12,13 @@ chain is bounded, so timers and other games never wait long:
 - after MAX_MOVES moves, or once SLICE_SECONDS have gone (counting the next bot's
   think_ms), it enqueues its continuation at the back of the queue.
 
+A game where every seat is a bot has nobody waiting for it: its chain runs on the
+`background` queue, which workers serve after the bots of games people play (a job
+for it found on `bots` hands on to `background` before deciding anything). Each job of
+a thinking bot decides one move, then goes to the back of that queue, so the games of
+bots only share its workers turn by turn, and a person's bot opponent never waits
+behind them.
+
 While a chain plays a game it holds the game's lease (shared/schedule.py), so
 the projector does not enqueue a job for every version it projects meanwhile. A chain
 that ends gives the lease back, then schedules the bot turn the projector may have
@@ -63,9 +70,10 @@ class BotChain:
         self._planned = []  # records of moves decided, not yet appended
         self._feeds = {}  # seat -> its redacted feed
 
-    def play(self, seat, version, token=None):
+    def play(self, seat, version, token=None, background=False):
         """Play `seat`'s turn at `version`, then the bot turns after it within the
-        bounds. `token`: the lease handed on by the chain this job continues."""
+        bounds. `token`: the lease handed on by the chain this job continues;
+        `background`: this job runs on the queue of games of bots only."""
         version_now, current = self._load(version)
         reason = _why_not(current, seat) if version_now == version else "stale"
         if reason:
@@ -76,6 +84,10 @@ class BotChain:
         self._hold(token)
         started, moves, handed_on, refused = time.monotonic(), 0, False, False
         try:
+            if not background and bots_only(current):
+                self.d.scheduler.continue_bots(self.game_id, seat, version, token, True)
+                handed_on = True
+                return "to background"
             while True:
                 run = self._decide(seat, version, current, MAX_MOVES - moves)
                 if run.events:
@@ -102,7 +114,9 @@ class BotChain:
                 think = (current["seats"][seat].get("think_ms") or 0) / 1000
                 if moves >= MAX_MOVES or time.monotonic() - started + think > SLICE_SECONDS:
                     self._hold(token)
-                    self.d.scheduler.continue_bots(self.game_id, seat, version, token)
+                    self.d.scheduler.continue_bots(
+                        self.game_id, seat, version, token, bots_only(current)
+                    )
                     handed_on = True
                     return "moved"
         finally:
@@ -216,6 +230,11 @@ def seat_view(current, version, seat, parsed=True):
     cost as much as building the view."""
     view = table.view(current, version, seat)
     return jsonutil.loads(jsonutil.dumps(view)) if parsed else view
+
+
+def bots_only(current):
+    """Whether every seat of the game is played by a bot: nobody waits for its moves."""
+    return all(place["bot"] for place in current["seats"])
 
 
 def next_bot(current):
