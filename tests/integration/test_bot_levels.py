@@ -16,7 +16,7 @@ from services.worker import jobs
 from shared import bots, jsonutil, table
 from shared.bots import ismcts
 from tests.bot_cases import CASE_PARAMS
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 from tests.integration.test_worker import run_until_quiet
 
 

@@ -15,8 +15,8 @@ from services.projector.build import projector_of
 from services.projector.projector import Projector
 from shared import games, jsonutil, table
 from shared.config import Config
+from tests.fixtures import build_deps
 from tests.helpers import RecordingScheduler, humans, legal_choices
-from tests.integration.conftest import build_deps
 
 
 def stored(deps, key):

@@ -4,8 +4,8 @@ checkpoints it remembers checked against the stored ones; on fakeredis and a rea
 from services.projector.build import projector_of
 from services.projector.projector import Projector
 from services.webhooks.subscriptions import Subscriptions
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 from tests.integration.test_projector import all_read_models, move, stored
 
 OPEN = [{"name": "a"}, {"open": True}]

@@ -11,8 +11,8 @@ from services.projector.build import projector_of
 from shared import jsonutil, table
 from shared.keys import GROUP
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 from tests.integration.test_projector import move
 from tests.integration.test_projector_batches import published
 
