@@ -6,6 +6,7 @@
     tablestream replay LOG...        check finished games' logs offline
     tablestream tournament ...       bots against bots
     tablestream bots check LEVEL     does a bot level decide only from what its seat sees?
+    tablestream bot run ...          a bot level plays a seat through the public API
     tablestream bench [NAME] ...     a benchmark from bench/ (a checkout only)
     tablestream openapi [--write]    the OpenAPI document
 
@@ -172,6 +173,34 @@ def bots_check(level, positions, worlds, repeats, game_names, think_ms, seed):
     )
     click.echo(report.text())
     sys.exit(0 if report.passed else 1)
+
+
+@cli.group()
+def bot():
+    """A bot that plays over the public API, from any machine (docs/bots.md)."""
+
+
+@bot.command("run")
+@click.option("--url", required=True, help="The API's base URL, e.g. http://127.0.0.1:8000.")
+@click.option("--token", required=True, help="The seat's token (it names game and seat).")
+@click.option("--level", required=True, help="An installed level: random, greedy, ismcts...")
+@click.option("--think-ms", type=int, help="The budget per decision (default: the level's).")
+@click.option("--max-seconds", type=float, help="Give up after this long (default: never).")
+def bot_run(url, token, level, think_ms, max_seconds):
+    """Play the seat of TOKEN with LEVEL until the game is over; print how it ended."""
+    from services import botrun
+    from shared.bots import registry
+
+    try:
+        view, sent = botrun.run(url, token, level, think_ms, max_seconds)
+    except registry.UnknownLevel as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(2)
+    except botrun.ApiError as error:
+        raise click.ClickException(f"the API refused: {error}") from None
+    status = view["status"] if view else "not reached"
+    click.echo(json.dumps({"status": status, "sent": sent, "result": (view or {}).get("result")}))
+    sys.exit(0 if status in botrun.OVER else 1)
 
 
 @cli.command(context_settings=PASS_THROUGH)
