@@ -44,15 +44,18 @@ ENVELOPE = ("expected_version",)
 
 def key(command):
     """The command's identity in the encoding: its fields, lists as sorted multisets."""
-    return tuple(sorted((name, _value(v)) for name, v in command.items() if name not in ENVELOPE))
-
-
-def _value(value):
-    if isinstance(value, list):
-        return tuple(sorted(map(str, value)))
-    if isinstance(value, dict):
-        return key(value)
-    return value
+    parts = []
+    for name in sorted(command):
+        if name in ENVELOPE:
+            continue
+        value = command[name]
+        kind = type(value)
+        if kind is list:
+            value = tuple(sorted(map(str, value)))
+        elif kind is dict:
+            value = key(value)
+        parts.append((name, value))
+    return tuple(parts)
 
 
 def _multisets(copies, most):

@@ -39,27 +39,36 @@ class Encoder:
 
     def encode(self, view):
         """The view's vector (float32, `size` long)."""
-        out = np.zeros(self.size, dtype=np.float32)
-        self._walk(out, "s", view["state"])
-        self._walk(out, "a", view["to_act"])
-        out[self.slot("version")] += view["version"]
-        return out
+        slots, weights = [], []
+        self._walk(slots, weights, "s", view["state"])
+        self._walk(slots, weights, "a", view["to_act"])
+        slots.append(self.slot("version"))
+        weights.append(view["version"])
+        return np.bincount(slots, weights, minlength=self.size).astype(np.float32)
 
-    def _walk(self, out, path, value):
-        if isinstance(value, dict):
+    def _walk(self, slots, weights, path, value):
+        # The hot loop: names are looked up in the cache inline (a call a leaf costs).
+        known, slot = self._slots, self.slot
+        kind = type(value)
+        if kind is dict:
             for name, inner in value.items():
-                self._walk(out, f"{path}.{name}", inner)
-        elif isinstance(value, list):
-            if value and all(isinstance(v, str) for v in value):
+                self._walk(slots, weights, f"{path}.{name}", inner)
+        elif kind is list:
+            if value and all(type(v) is str for v in value):
                 for item in value:
-                    out[self.slot(f"{path}[]={item}")] += 1.0
+                    name = f"{path}[]={item}"
+                    slots.append(known[name] if name in known else slot(name))
+                weights.extend([1.0] * len(value))
             else:
                 for i, inner in enumerate(value):
-                    self._walk(out, f"{path}[{i}]", inner)
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
-            out[self.slot(f"{path}={value}")] += 1.0
-        else:
-            out[self.slot(path)] += value
+                    self._walk(slots, weights, f"{path}[{i}]", inner)
+        elif kind is int or kind is float:
+            slots.append(known[path] if path in known else slot(path))
+            weights.append(value)
+        else:  # a boolean, a string, None
+            name = f"{path}={value}"
+            slots.append(known[name] if name in known else slot(name))
+            weights.append(1.0)
 
 
 def observation_of(view, encoder, encoding):

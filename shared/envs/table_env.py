@@ -68,7 +68,7 @@ class TableEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.table, self.version, self.steps = None, 0, 0
         self.feeds = [[] for _ in range(self.players)]
-        self._views, self._waited = {}, set()
+        self._views, self._observations, self._waited = {}, {}, set()
         seats = [{"name": agent} for agent in self.agents]
         self._record(table.create("env", self.game, seats, self.options, str(seed)))
         self._advance()
@@ -92,7 +92,13 @@ class TableEnv(AECEnv):
         return self._observed(agent)[0]
 
     def _observed(self, agent):
-        return observation_of(self.view(agent), self.encoder, self.encoding)
+        """(observation, {action: command}) of the agent, built once per version."""
+        seat = self.seat(agent)
+        found = self._observations.get(seat)
+        if found is None:
+            found = observation_of(self.view(agent), self.encoder, self.encoding)
+            self._observations[seat] = found
+        return found
 
     def step(self, action):
         agent = self.agent_selection
@@ -129,7 +135,7 @@ class TableEnv(AECEnv):
                 seen = table.redact(self.table, event, seat)
                 feed.append({**seen, "version": version, "at": version * 1000})
         self.version += len(events)
-        self._views, self._waited = {}, set()
+        self._views, self._observations, self._waited = {}, {}, set()
 
     def _advance(self):
         """Choose the agent to act, firing the table's timers when nobody must."""
