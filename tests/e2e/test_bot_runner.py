@@ -8,6 +8,7 @@ import sys
 
 import pytest
 
+from tests.docs_blocks import blocks
 from tests.e2e.conftest import ROOT
 
 pytestmark = pytest.mark.e2e
@@ -50,3 +51,16 @@ def test_a_runner_refuses_a_level_that_is_not_installed(stack):
     assert runner.returncode == 2 and b"the levels are random, greedy, ismcts" in err
     events, _ = stack.events(created["id"])
     assert not [e for e in events if e["type"] == "commanded" and e["seat"] == 0]
+
+
+def test_the_runner_command_of_docs_bots_md_runs_as_written(stack):
+    """The document's command, with only what a reader substitutes changed: the
+    server's address and TOKEN."""
+    (command,) = [b for b in blocks((ROOT / "docs" / "bots.md").read_text()) if "bot run" in b]
+    created = stack.create([{"name": "ana"}, {"bot": "random"}], game="alebrijes", rounds=1)
+    argv = command.replace("http://127.0.0.1:8000", stack.base).split()
+    argv = [sys.executable, "-m", "services.cli", *argv[1:]]
+    argv[argv.index("TOKEN")] = created["seats"][0]["token"]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=WALL_CLOCK)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1])["status"] == "finished"
