@@ -51,7 +51,7 @@ def key(command):
         value = command[name]
         kind = type(value)
         if kind is list:
-            value = tuple(sorted(map(str, value)))
+            value = tuple(sorted(value))  # card codes: strings
         elif kind is dict:
             value = key(value)
         parts.append((name, value))

@@ -24,51 +24,82 @@ from shared import games
 SIZE = 1024
 
 
+class _Path:
+    """One path of the view, met before: its slots, and its children's paths. Walking
+    these builds no name twice (making and hashing the names was most of the cost)."""
+
+    __slots__ = ("name", "encoder", "number", "values", "children", "items", "members")
+
+    def __init__(self, name, encoder):
+        self.name, self.encoder = name, encoder
+        self.number = encoder.slot(name)
+        self.values, self.children, self.items, self.members = {}, {}, [], {}
+
+    def child(self, key):
+        found = self.children.get(key)
+        if found is None:
+            found = self.children[key] = _Path(f"{self.name}.{key}", self.encoder)
+        return found
+
+    def item(self, i):
+        while len(self.items) <= i:
+            self.items.append(_Path(f"{self.name}[{len(self.items)}]", self.encoder))
+        return self.items[i]
+
+    def value(self, value):
+        found = self.values.get(value)
+        if found is None:
+            found = self.values[value] = self.encoder.slot(f"{self.name}={value}")
+        return found
+
+    def member(self, item):
+        found = self.members.get(item)
+        if found is None:
+            found = self.members[item] = self.encoder.slot(f"{self.name}[]={item}")
+        return found
+
+
 class Encoder:
-    """Views to vectors; remembers each feature's slot (hashing is most of the cost)."""
+    """Views to vectors, remembering every path it has met."""
 
     def __init__(self, size=SIZE):
         self.size = size
-        self._slots = {}
+        self._roots = {}
 
     def slot(self, name):
-        found = self._slots.get(name)
-        if found is None:
-            found = self._slots[name] = zlib.crc32(name.encode()) % self.size
-        return found
+        """The slot of the feature `name`."""
+        return zlib.crc32(name.encode()) % self.size
 
     def encode(self, view):
         """The view's vector (float32, `size` long)."""
         slots, weights = [], []
-        self._walk(slots, weights, "s", view["state"])
-        self._walk(slots, weights, "a", view["to_act"])
-        slots.append(self.slot("version"))
-        weights.append(view["version"])
+        for name in ("state", "to_act", "version"):
+            root = self._roots.get(name)
+            if root is None:
+                root = self._roots[name] = _Path(name, self)
+            _walk(slots, weights, root, view[name])
         return np.bincount(slots, weights, minlength=self.size).astype(np.float32)
 
-    def _walk(self, slots, weights, path, value):
-        # The hot loop: names are looked up in the cache inline (a call a leaf costs).
-        known, slot = self._slots, self.slot
-        kind = type(value)
-        if kind is dict:
-            for name, inner in value.items():
-                self._walk(slots, weights, f"{path}.{name}", inner)
-        elif kind is list:
-            if value and all(type(v) is str for v in value):
-                for item in value:
-                    name = f"{path}[]={item}"
-                    slots.append(known[name] if name in known else slot(name))
-                weights.extend([1.0] * len(value))
-            else:
-                for i, inner in enumerate(value):
-                    self._walk(slots, weights, f"{path}[{i}]", inner)
-        elif kind is int or kind is float:
-            slots.append(known[path] if path in known else slot(path))
-            weights.append(value)
-        else:  # a boolean, a string, None
-            name = f"{path}={value}"
-            slots.append(known[name] if name in known else slot(name))
-            weights.append(1.0)
+
+def _walk(slots, weights, path, value):
+    kind = type(value)
+    if kind is dict:
+        for name, inner in value.items():
+            _walk(slots, weights, path.child(name), inner)
+    elif kind is list:
+        if value and all(type(v) is str for v in value):
+            member = path.member
+            slots.extend([member(item) for item in value])
+            weights.extend([1.0] * len(value))
+        else:
+            for i, inner in enumerate(value):
+                _walk(slots, weights, path.item(i), inner)
+    elif kind is int or kind is float:
+        slots.append(path.number)
+        weights.append(value)
+    else:  # a boolean, a string, None
+        slots.append(path.value(value))
+        weights.append(1.0)
 
 
 def observation_of(view, encoder, encoding):
