@@ -5,13 +5,12 @@ Two queues: `timers` (turn timers, Alien's stacking windows) and `bots` (bot tur
 reactions; a search bot may think for its whole think_ms). By default a worker serves
 both, timers first; a worker for `timers` alone is never busy thinking when a timer
 falls due (docs/operations.md). It starts only when every bot level installed (and
-every one named in $TABLESTREAM_BOT_LEVELS) loads (docs/bots.md). Non-forking: a bot
+every one named in $BOT_LEVELS) loads (docs/bots.md). Non-forking: a bot
 turn is a few milliseconds (a search's think_ms), a fork would cost more. Due jobs are
 moved onto the queues by this process's own clock thread (services/worker/clock.py), not
 by RQ's forked scheduler, so a killed worker leaves no orphan and holds no long lock."""
 
 import argparse
-import os
 
 from rq.serializers import JSONSerializer
 
@@ -20,16 +19,9 @@ from services.ops import health, logs, sidecar
 from services.ops.worker import MeasuredWorker
 from services.worker.clock import Clock
 from shared import bots
+from shared.config import Config
 
 QUEUES = "timers,bots"
-# Bot levels this worker must be able to play, comma-separated, beside the built-in ones
-# (a deployment's plugins: the worker will not start without them).
-REQUIRED_LEVELS = "TABLESTREAM_BOT_LEVELS"
-
-
-def _required_levels():
-    named = os.environ.get(REQUIRED_LEVELS, "")
-    return [name.strip() for name in named.split(",") if name.strip()]
 
 
 def main(argv=None):
@@ -45,7 +37,7 @@ def main(argv=None):
         parser.error(f"--queues names some of {', '.join(deps_module.QUEUES)}")
     logs.setup("worker")
     try:  # a plugin that would fail every decision: refuse to serve, and say which
-        bots.registry.check(required=_required_levels())
+        bots.registry.check(required=Config.from_env().bot_levels)
     except bots.UnknownLevel as error:
         parser.exit(2, f"python -m services.worker: {error}\n")
     d = deps_module.build()

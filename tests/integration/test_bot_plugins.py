@@ -100,6 +100,6 @@ def test_a_worker_does_not_start_with_a_plugin_that_fails_to_load(tmp_path):
 
 
 def test_a_worker_does_not_start_without_a_level_it_needs(tmp_path):
-    refused = _worker(tmp_path, TABLESTREAM_BOT_LEVELS="first,deepbot")
+    refused = _worker(tmp_path, BOT_LEVELS="first,deepbot")
     assert refused.returncode == 2
     assert "first: not installed" in refused.stderr and "deepbot: not installed" in refused.stderr
