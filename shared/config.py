@@ -66,6 +66,9 @@ class Config:
     webhook_backoff_seconds: float = 2.0
     webhook_timeout_seconds: float = 5.0
     webhook_pause_after: int = 3
+    # Bot levels a worker must be able to play beside the built-in ones (comma-separated
+    # names of installed plugins): it will not start without them (docs/bots.md).
+    bot_levels: tuple = ()
 
     @classmethod
     def from_env(cls, env=None):
@@ -126,6 +129,9 @@ class Config:
                 env.get("WEBHOOK_TIMEOUT_SECONDS") or cls.webhook_timeout_seconds
             ),
             webhook_pause_after=int(env.get("WEBHOOK_PAUSE_AFTER") or cls.webhook_pause_after),
+            bot_levels=tuple(
+                name.strip() for name in env.get("BOT_LEVELS", "").split(",") if name.strip()
+            ),
         )
 
 
