@@ -191,7 +191,9 @@ async function send(body) {
   try {
     moved = await command(table, table.token, body);
   } catch (error) {
-    report(error); // e.g. the game moved first: the live updates bring the new view
+    // Refused: in Alien's race someone may shout CAPTURED! first; the live updates
+    // bring the view as it is now.
+    report(error, error.code ? "refused" : "error");
   }
   table.busy = false;
   delete document.body.dataset.busy;
@@ -259,10 +261,10 @@ async function fork() {
   await sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body }));
 }
 
-function report(error) {
-  const line = el("li", "error", String(error.message ?? error));
-  $("log").prepend(line);
-  $("why").textContent = String(error.message ?? error);
+function report(error, kind = "error") {
+  const text = String(error.message ?? error);
+  $("log").prepend(el("li", kind, kind === "refused" ? `Not accepted: ${text}` : text));
+  $("why").textContent = text;
 }
 
 $("replay-first").onclick = () => load(replay.steps[0]).catch(report);

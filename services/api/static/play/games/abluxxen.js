@@ -16,9 +16,11 @@ const face = (code) => (code === "X"
   ? { index: "X", symbol: "✦", tone: "joker" }
   : { index: code, symbol: SYMBOLS[Number(code)], tone: TONES[Number(code) % TONES.length] });
 
-/** "2 × 7", "a joker row", as the rows are named in the log and on the table. */
+/** "two 7s", "a 9", "three jokers (14)": a row as people say it. */
 export function rowWords(cards, value) {
-  return `${counted(cards.length)} × ${value === 14 ? "jokers (14)" : value}`;
+  const n = cards.length;
+  if (Number(value) === 14) return `${counted(n)} joker${n > 1 ? "s" : ""} (14)`;
+  return `${counted(n)} ${value}${n > 1 ? "s" : ""}`;
 }
 
 export function selectionBasis(view) {
@@ -38,7 +40,7 @@ function row(view, seat, whose) {
   if (!place.top_row) return el("p", "muted", "no row to attack");
   const cards = place.top_row.map((c) => card({ face: face(c), label: cardLabel(c), small: true }));
   return el("div", "", cardRow(cards, `${whose} top row, worth ${place.top_row_value}`),
-    el("p", "muted", `top row ${rowWords(place.top_row, place.top_row_value)}, ${place.covered_count} under it`));
+    el("p", "muted", `top row: ${rowWords(place.top_row, place.top_row_value)}, ${place.covered_count} under it`));
 }
 
 function seatBox(view, ui, seat) {
