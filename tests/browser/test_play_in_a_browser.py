@@ -14,7 +14,7 @@ import json
 import time
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
@@ -86,11 +86,32 @@ class Table:
         return self.b.find_element(By.ID, "why").text
 
     def press(self, action):
-        """Press an action and wait for the page to show the game after it."""
+        """Press an action and wait for the page to show the game after it (or to say
+        that the table moved first). A button no longer enabled when the finger lands
+        (a bot moved meanwhile) is not pressed: the caller looks again."""
         before = int(self.data("version"))
-        self.click(self.b.find_element(By.CSS_SELECTOR, f'#actions button[data-action="{action}"]'))
-        wait_for(self.b, lambda b: not self.data("busy") and int(self.data("version")) > before)
+        refusals = len(self.b.find_elements(By.CSS_SELECTOR, "#log .refused"))
+        button = self.b.find_element(By.CSS_SELECTOR, f'#actions button[data-action="{action}"]')
+        if not button.is_enabled():
+            return
+        self.click(button)
+
+        def answered(b):
+            if self.data("busy"):
+                return False
+            moved = int(self.data("version")) > before
+            return moved or len(b.find_elements(By.CSS_SELECTOR, "#log .refused")) > refusals
+
+        wait_for(self.b, answered, message=lambda: f"{action} pressed: {self.page()}")
         self.acted += 1
+
+    def page(self):
+        """What the page says now, for a failure's message."""
+        why = self.why()
+        log = self.b.find_element(By.ID, "log").text.splitlines()[:6]
+        setup = self.b.find_element(By.ID, "setup-why").text
+        state = f"status {self.data('status')} version {self.data('version')}"
+        return f"setup: {setup!r}; {state}; why: {why!r}; log: {log}"
 
     def our_turn(self):
         return bool(self.b.find_elements(By.CSS_SELECTOR, "#status .yours")) or bool(self.enabled())
@@ -107,8 +128,11 @@ def starting(selector, attribute, prefix):
     return f'{selector}[{attribute}^="{prefix}"]' if prefix else f"{selector}[{attribute}]"
 
 
-def wait_for(browser, condition, seconds=30):
-    return WebDriverWait(browser, seconds, poll_frequency=0.05).until(condition)
+def wait_for(browser, condition, seconds=30, message=None):
+    try:
+        return WebDriverWait(browser, seconds, poll_frequency=0.05).until(condition)
+    except TimeoutException:
+        raise AssertionError(message() if message else "timed out") from None
 
 
 # --- each game as a person plays it
@@ -262,12 +286,16 @@ def open_table(browser, stack, game):
     wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, f'#game option[value="{game}"]'))
     Select(browser.find_element(By.ID, "game")).select_by_value(game)
     Select(browser.find_element(By.ID, "bots")).select_by_value("1")
+    wait_for(browser, lambda b: body(b, "preset") == game)
     options = browser.find_element(By.ID, "options")
-    wait_for(browser, lambda b: '"turn_seconds"' in options.get_attribute("value"))
     options.clear()
     options.send_keys(json.dumps(OPTIONS[game]))
     browser.find_element(By.ID, "start").click()
-    wait_for(browser, lambda b: b.find_element(By.TAG_NAME, "body").get_attribute("data-version"))
+    wait_for(browser, lambda b: body(b, "version"), message=lambda: Table(browser).page())
+
+
+def body(browser, name):
+    return browser.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
 
 
 def play_to_the_end(browser, game, shoot):

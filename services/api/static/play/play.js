@@ -32,13 +32,17 @@ async function setUp() {
   const { games, bots } = await offered();
   fill($("game"), games);
   fill($("bot"), bots);
+  $("start").onclick = () => start().catch(report);
+  // Each game's options for a short game, once its module has loaded.
   const preset = async () => {
-    const game = await gameModule($("game").value);
+    const kind = $("game").value;
+    const game = await gameModule(kind);
+    if (kind !== $("game").value) return; // another game was chosen meanwhile
     $("options").value = JSON.stringify(game.preset ?? {});
+    document.body.dataset.preset = kind;
   };
   $("game").onchange = () => preset().catch(report);
   await preset();
-  $("start").onclick = () => start().catch(report);
 }
 
 function fill(select, values) {
@@ -265,6 +269,7 @@ function report(error, kind = "error") {
   const text = String(error.message ?? error);
   $("log").prepend(el("li", kind, kind === "refused" ? `Not accepted: ${text}` : text));
   $("why").textContent = text;
+  $("setup-why").textContent = text;
 }
 
 $("replay-first").onclick = () => load(replay.steps[0]).catch(report);

@@ -20,7 +20,8 @@ const face = (code) => (code === "X"
 export function rowWords(cards, value) {
   const n = cards.length;
   if (Number(value) === 14) return `${counted(n)} joker${n > 1 ? "s" : ""} (14)`;
-  return `${counted(n)} ${value}${n > 1 ? "s" : ""}`;
+  if (n === 1) return `${["8", "11"].includes(String(value)) ? "an" : "a"} ${value}`;
+  return `${counted(n)} ${value}s`;
 }
 
 export function selectionBasis(view) {

@@ -32,7 +32,9 @@ function toldWords(told) {
 
 export function selectionBasis(view) {
   const s = view.state ?? {};
-  return JSON.stringify([s.phase, s.turn_number, s.hands?.map((h) => h.length), s.duel?.stake ?? null, view.to_act]);
+  // Not the other duelist's choice: a card picked for the duel stays picked.
+  return JSON.stringify([s.phase, s.turn_number, s.hands?.map((h) => h.length), s.duel?.stake ?? null,
+    view.to_act.includes(view.seat)]);
 }
 
 const chosen = (ui) => {

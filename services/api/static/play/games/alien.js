@@ -24,8 +24,8 @@ export function cardLabel(code) {
 
 function face(code) {
   if (code[0] === "C") return { index: "clue", symbol: pair(code).join("·"), tone: "teal" };
-  if (code[0] === "A") return { index: `${code[1]}`, symbol: "⛓", tone: "red", mark: code[1] };
-  return { index: `H${code[1]}`, symbol: "⌖", tone: "purple", mark: code[1] };
+  if (code[0] === "A") return { index: `${code[1]}`, symbol: "◉", tone: "red" };
+  return { index: `H${code[1]}`, symbol: "◎", tone: "purple" };
 }
 
 // Cleared when the hand changes or the turn moves on; a claim coming up does not.
