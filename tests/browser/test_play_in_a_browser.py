@@ -14,8 +14,13 @@ import json
 import time
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException, TimeoutException
+from selenium.common.exceptions import (
+    NoSuchElementException,
+    StaleElementReferenceException,
+    TimeoutException,
+)
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -141,11 +146,9 @@ def wait_for(browser, condition, seconds=30, message=None):
 def alebrijes(t, notes):
     if t.enabled("exchange"):
         hand = t.keys()
-        if "exchanged" not in notes:  # once: lay one card aside
-            t.pick(hand[0])
-            assert t.enabled("exchange") and "Lay aside 1" in t.b.find_element(
-                By.CSS_SELECTOR, '[data-action="exchange"]').text  # fmt: skip
+        if "exchanged" not in notes:  # once, by keyboard alone: lay one card aside
             notes.add("exchanged")
+            return by_keyboard(t, "exchange", "Lay aside 1 and draw 1")
         return t.press("exchange")
     hand = t.keys()
     if "why" not in notes and len(hand) >= 3:  # an illegal selection says why
@@ -164,9 +167,44 @@ def alebrijes(t, notes):
     for key in t.keys():
         t.pick(key)
         if "play" in t.enabled():
-            return t.press("play")  # any Ollin choice stays at its default, "no effect"
+            others_draw = t.b.find_elements(
+                By.CSS_SELECTOR, 'input[name="ollin"][value="others_draw"]'
+            )
+            if others_draw and "ollin" not in notes:  # once: choose an Ollin effect
+                notes.add("ollin")
+                t.click(others_draw[0])
+                assert t.b.find_element(By.CSS_SELECTOR, 'input[value="others_draw"]').is_selected()
+            return t.press("play")  # any other Ollin choice stays at "no effect"
         t.pick(key)
     return t.press("pass")
+
+
+def by_keyboard(t, action, label):
+    """Tab to the first card of the hand, select it with Space, Tab on to the action and
+    press it with Enter: the table is played without a pointer too."""
+    t.b.execute_script("document.activeElement.blur(); window.scrollTo(0, 0)")
+    focused = t.b.switch_to.active_element
+    for _ in range(60):
+        focused.send_keys(Keys.TAB)
+        focused = t.b.switch_to.active_element
+        if focused.get_attribute("data-key"):
+            break
+    key = focused.get_attribute("data-key")
+    assert key, "Tab never reached a card"
+    focused.send_keys(Keys.SPACE)
+    assert t.picked() == [key]
+    focused = t.b.switch_to.active_element
+    assert focused.get_attribute("data-key") == key  # the focus stays on the card
+    for _ in range(60):
+        focused.send_keys(Keys.TAB)
+        focused = t.b.switch_to.active_element
+        if focused.get_attribute("data-action") == action:
+            break
+    assert focused.text == label, focused.text
+    before = int(t.data("version"))
+    focused.send_keys(Keys.ENTER)
+    wait_for(t.b, lambda b: int(t.data("version")) > before, message=t.page)
+    t.acted += 1
 
 
 def alien(t, notes):
@@ -200,6 +238,10 @@ def alakablast(t, notes):
             t.pick(key)
             if "ask" in t.enabled():
                 notes.add("asked")
+                guesses = t.b.find_elements(By.CSS_SELECTOR, '#actions select[name="claim"]')
+                if guesses:  # say what we think the card is
+                    Select(guesses[0]).select_by_index(1)
+                    assert "ask" in t.enabled()
                 return t.press("ask")
             t.pick(key)
     for key in t.keys("1:"):
@@ -311,7 +353,7 @@ def play_to_the_end(browser, game, shoot):
                 time.sleep(0.05)
                 continue
             player(t, notes)
-        except StaleElementReferenceException:
+        except (StaleElementReferenceException, NoSuchElementException):
             continue  # a bot moved while we looked: look again, as a person would
         if t.acted >= MIDDLE and not shot_middle and not t.finished():
             shoot("middle")
@@ -365,6 +407,11 @@ def test_a_game_played_by_selecting_cards_to_its_end(browser, stack, screenshots
 
     open_table(browser, stack, game)
     assert browser.find_element(By.ID, "status").text  # whose turn, from the first view
+    # The WebSocket where the server has one (a plain GET of it is refused, not unknown),
+    # long-poll otherwise.
+    served = stack.call("GET", "/v1/ws").status_code != 404
+    wait_for(browser, lambda b: body(b, "transport"))
+    assert body(browser, "transport") == ("websocket" if served else "long-poll")
     shoot("start")
     t, notes = play_to_the_end(browser, game, shoot)
     assert t.acted >= MIDDLE, f"only {t.acted} actions: the game ended before its middle"

@@ -77,27 +77,29 @@ async function sit(kind, created) {
   $("replay").hidden = true;
   $("result").hidden = true;
   const id = created.id;
-  await follow({ kind, id }, table.token, (view) => show(view), () => id === table.id);
+  await follow({ kind, id }, table.token, (view, news) => show(view, news), () => id === table.id);
   if (id === table.id) await openReplay();
 }
 
 // Views arrive from the live updates and from our own commands: drawn one at a time,
 // an older one arriving late is dropped.
 let drawing = Promise.resolve();
-function show(view) {
-  drawing = drawing.then(() => draw(view)).catch(report);
+function show(view, news = null) {
+  drawing = drawing.then(() => draw(view, news)).catch(report);
   return drawing;
 }
 
-async function draw(view) {
+// `news`: the events that came with the view (the WebSocket pushes them), or null: then
+// they are read here, after the last one logged.
+async function draw(view, news) {
   if (table.view && view.version < table.view.version) return;
-  const news = await events(table.id, table.token, table.logged);
+  const fresh = news ?? (await events(table.id, table.token, table.logged)).events;
   const name = names(view);
-  for (const event of news.events) {
+  for (const event of fresh.filter((e) => e.version > table.logged)) {
     const text = serviceLine(event, name) ?? table.game.line(event, name, table.seat);
     if (text) $("log").prepend(logItem(text, event.version));
   }
-  table.logged = news.events.at(-1)?.version ?? table.logged;
+  table.logged = Math.max(table.logged, fresh.at(-1)?.version ?? 0);
   table.view = view;
   const basis = table.game.selectionBasis(view);
   if (basis !== table.basis) Object.assign(table, { basis, selected: new Set(), choice: {} });
