@@ -7,9 +7,9 @@ turns of games where every seat is a bot). By default a worker serves all three 
 order; a worker for `timers` alone is never busy thinking when a timer falls due
 (docs/operations.md). It starts only when every bot level installed (and every one
 named in $BOT_LEVELS) loads (docs/bots.md). Non-forking: a bot turn is a few
-milliseconds (a search's think_ms), a fork would cost more. Due jobs are moved onto the queues by this
-process's own clock thread (services/ops/clock.py), not by RQ's forked scheduler, so
-a killed worker leaves no orphan and holds no long lock."""
+milliseconds (a search's think_ms), a fork would cost more. Due jobs are moved onto
+the queues by this process's own clock thread (services/ops/clock.py), not by RQ's
+forked scheduler, so a killed worker leaves no orphan and holds no long lock."""
 
 import argparse
 
