@@ -34,6 +34,11 @@ class Config:
     rate_limit_commands: str = "60/second;1800/minute"
     rate_limit_streams: int = 200
     trusted_proxies: int = 0
+    # The WebSocket channel (services/api/live.py): a protocol ping this often, and a
+    # peer that has not answered the last one by the next is closed; a send that waits
+    # this long on a client that does not read closes it as a slow consumer.
+    ws_ping_seconds: float = 25.0
+    ws_send_seconds: float = 10.0
 
     @classmethod
     def from_env(cls, env=None):
@@ -41,7 +46,8 @@ class Config:
         127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
         FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER,
         FINISHED_READ_MODELS_TTL (seconds, or 0/off), RATE_LIMITS, RATE_LIMIT_CREATE,
-        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES."""
+        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES, WS_PING_SECONDS,
+        WS_SEND_SECONDS."""
         env = os.environ if env is None else env
         redis_url, redis_url_from = _redis_url(env)
         return cls(
@@ -62,6 +68,8 @@ class Config:
             rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
+            ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
+            ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
         )
 
 
