@@ -1,4 +1,4 @@
-"""Abuse limits (issue 13): past each one a 429 problem+json `rate_limited` with
+"""Abuse limits: past each one a 429 problem+json `rate_limited` with
 Retry-After, and nothing written; RATE_LIMITS=off lifts them all. On fakeredis, on a
 real Redis and on a real Redis Cluster."""
 
