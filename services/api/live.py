@@ -24,6 +24,7 @@ slow reader gets fewer, larger catch-ups, never an unbounded buffer.
 
 import collections
 import re
+import socket
 import threading
 import time
 
@@ -144,8 +145,10 @@ class Connection:
         self.wake = threading.Event()
         self.closing = None  # (code, reason) once the socket is to be closed
         self.rate = _MessageRate(self.config)
-        # A send to a client that stops reading waits this long, then fails.
+        # A send to a client that stops reading waits this long, then fails; and a frame
+        # goes out whole (the library's own sends may write part of one).
         ws.sock.settimeout(self.config.ws_send_seconds)
+        ws.sock = WholeSends(ws.sock)
 
     # --- the request's thread: reading
 
@@ -215,16 +218,14 @@ class Connection:
         after = message.get("after")
         if after is not None and not _version(after):
             raise ApiError("bad_request", f"after is a version, 0 to {MAX_VERSION}")
+        most = self.config.rate_limit_streams
+        if game_id not in self.subscriptions and len(self.subscriptions) >= most:
+            raise ApiError("rate_limited", f"{most} subscriptions on one socket at most")
         seat = self.holder.seat_in(game_id, required=False)
         stored_view(self.d, game_id, seat)  # unknown_game, or a seat not in it: refused now
         with self.lock:
             subscription = self.subscriptions.get(game_id)
             if subscription is None:
-                if len(self.subscriptions) >= self.config.rate_limit_streams:
-                    raise ApiError(
-                        "rate_limited",
-                        f"{self.config.rate_limit_streams} subscriptions on one socket at most",
-                    )
                 subscription = self.subscriptions[game_id] = Subscription(seat, after)
                 subscription.follower = self._follower(game_id)
                 self.watcher.follow(game_id, subscription.follower)
@@ -281,8 +282,8 @@ class Connection:
 
     def _send_later(self, frame):
         with self.lock:
-            if len(self.queue) >= SEND_QUEUE:
-                self.closing = (SLOW_CONSUMER, "send queue full")
+            if len(self.queue) >= SEND_QUEUE:  # closed once the queue's frames are out
+                self.closing = self.closing or (SLOW_CONSUMER, "send queue full")
             else:
                 self.queue.append(jsonutil.dumps(frame))
         self.wake.set()
@@ -331,12 +332,12 @@ class Connection:
             self.ws.close(code, reason)
         except TimeoutError:  # a send waited WS_SEND_SECONDS: the client does not read
             self.closing = (SLOW_CONSUMER, "send timed out")
-            self._abort()
+            self._drop()
         except (ConnectionClosed, OSError):
             self.closing = self.closing or (1006, "")
         except Exception:
             log.exception("the WebSocket outbox failed")
-            self._abort()
+            self._drop()
         finally:
             self.wake.set()
 
@@ -347,15 +348,11 @@ class Connection:
     def _send(self, frame):
         self.ws.send(frame.decode())
 
-    def _abort(self):
-        """Close a socket whose peer does not read: the close frame is tried once, within
-        the send timeout, then the connection is dropped."""
+    def _drop(self):
+        """Drop the connection of a client that does not read: a frame may have gone out
+        in part, so no close frame can follow it."""
         try:
-            self.ws.close(SLOW_CONSUMER, "slow consumer")
-        except Exception:
-            pass
-        try:
-            self.ws.sock.close()
+            self.ws.sock.shutdown(socket.SHUT_RDWR)
         except OSError:
             pass
 
@@ -457,3 +454,17 @@ def _game_id(message):
 
 def _version(value):
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_VERSION
+
+
+class WholeSends:
+    """A socket whose `send` sends all of it (`sendall`), for the library's own sends."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def send(self, data):
+        self.sock.sendall(data)
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)

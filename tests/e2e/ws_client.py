@@ -58,8 +58,8 @@ class Socket:
                 return message
 
     def answer(self, ref, timeout=10.0):
-        """The `answer` or `error` to the message sent with `ref`."""
-        return self.next(timeout, lambda m: m.get("ref") == ref and m["type"] != "pong")
+        """The message answering the one sent with `ref`."""
+        return self.next(timeout, lambda m: m.get("ref") == ref)
 
     def close(self):
         self.stack.close()
