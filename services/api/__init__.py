@@ -121,6 +121,9 @@ def create_app(deps=None, *, spec_only=False):
     replays.install(app)  # before idempotency reads a body: uploads may be larger
     if deps is not None:
         limits.install(app, deps)
+        from services.api import live
+
+        live.install(app)  # GET /v1/ws
     idempotency.install(app)
     cors.install(app, Config.from_env().cors_origins)
     app.before_request(_json_bodies_only)

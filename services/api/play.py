@@ -86,14 +86,14 @@ def view_answer(game_id, query, game=None):
     seat = seat_of(game_id, d.service.secret, required=False)
     after = query.get("after")
     if after is None:
-        raw = _view(d, game_id, seat)
+        raw = stored_view(d, game_id, seat)
         view = _of_kind(jsonutil.loads(raw), game_id, game)
     else:
         # Registered before the first read: a move in between is not missed. A long-poll
         # that waits costs two round trips (the view, then the new view), one that finds
         # its version passed one.
         with watcher().watching(game_id, after) as waiter:
-            raw = _view(d, game_id, seat)
+            raw = stored_view(d, game_id, seat)
             view = _of_kind(jsonutil.loads(raw), game_id, game)
             if view["version"] <= after and view["status"] not in OVER:
                 # A stored view is written with the checkpoint's version (the projector's
@@ -105,7 +105,7 @@ def view_answer(game_id, query, game=None):
                     moved = waiter.wait(query["wait"], version_now, view["version"], gone)
                 if not moved:
                     return Response(status=304, headers=PRIVATE)
-                raw = _view(d, game_id, seat)
+                raw = stored_view(d, game_id, seat)
                 view = jsonutil.loads(raw)
     etag = f'"{view["version"]}"'
     if request.if_none_match.contains_weak(str(view["version"])):
@@ -120,8 +120,9 @@ def _of_kind(view, game_id, game):
     return view
 
 
-def _view(d, game_id, seat):
-    """The seat's view as stored JSON bytes, sent on as they are."""
+def stored_view(d, game_id, seat):
+    """The seat's view as stored JSON bytes, sent on as they are (the view GET and the
+    WebSocket's pushes)."""
     raw = d.redis.get(d.keys.view(game_id, seat))
     if raw is not None:
         return raw
