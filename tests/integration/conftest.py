@@ -3,6 +3,7 @@
 import pytest
 
 from services import deps as deps_module
+from services.projector.build import projector_of
 from tests.fixtures import build_deps
 
 
@@ -17,4 +18,4 @@ def deps(any_redis, keys):
 
 @pytest.fixture
 def projector(deps):
-    return deps.projector(consumer="test")
+    return projector_of(deps, consumer="test")

@@ -9,7 +9,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
-from services.worker.clock import Clock
+from services.ops.clock import Clock
 from shared import jsonutil, table
 from shared.config import Config
 

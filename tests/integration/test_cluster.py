@@ -7,6 +7,7 @@ import pytest
 
 from services import deps as deps_module
 from services.api import create_app
+from services.projector.build import projector_of
 from shared import jsonutil
 from tests.fixtures import build_deps
 from tests.integration.helpers import FOUR_BOTS, all_read_models, run_until_quiet
@@ -21,7 +22,7 @@ def deps(cluster_redis, real_redis, keys):
 
 
 def test_bots_play_a_whole_game_with_the_event_store_on_a_cluster(deps):
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 3, "rounds": 1})["id"]
     run_until_quiet(deps, projector)
     summary = jsonutil.loads(deps.redis.get(deps.keys.summary(game_id)))
@@ -29,7 +30,7 @@ def test_bots_play_a_whole_game_with_the_event_store_on_a_cluster(deps):
 
 
 def test_rebuild_on_a_cluster_gives_the_same_read_models(deps):
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     waiting = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
     playing = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 4, "rounds": 1})["id"]
     run_until_quiet(deps, projector)
@@ -42,7 +43,7 @@ def test_rebuild_on_a_cluster_gives_the_same_read_models(deps):
 
 def test_a_long_poll_is_woken_through_the_clusters_pub_sub(deps):
     app = create_app(deps)
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     game = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 5})
     version = projector.project(game["id"])
     answers = []
@@ -57,7 +58,7 @@ def test_a_long_poll_is_woken_through_the_clusters_pub_sub(deps):
 
 def test_the_lobby_reads_summaries_from_every_node(deps):
     app = create_app(deps)
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     ids = [
         deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
         for _ in range(6)

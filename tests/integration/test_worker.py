@@ -48,9 +48,9 @@ def test_a_bot_decides_from_its_own_seats_view_only(deps, projector, monkeypatch
     seen = []
     real_choose = bots.choose
 
-    def spy(bot, view, feed, rng, think_ms=None):
+    def spy(bot, view, feed, rng, think_ms=None, **kwargs):
         seen.append(view)
-        return real_choose(bot, view, feed, rng, think_ms)
+        return real_choose(bot, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     game_id = deps.service.create("alebrijes", [{"name": "ana"}, {"bot": "random"}], {"seed": 3})[
