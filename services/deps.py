@@ -1,6 +1,7 @@
 """The composition root: builds the Redis clients, store, game service and queue from a
 Config. Nothing connects at import time; each process builds its Deps once."""
 
+import functools
 import secrets
 from dataclasses import dataclass
 
@@ -26,6 +27,13 @@ class Deps:
     service: GameService
     queue: Queue  # bot turns and reactions
     timers: Queue  # turn and table timers: never behind a bot's think time
+
+    @functools.cached_property
+    def players(self):
+        """The players' streams and folds (shared/players/store.py)."""
+        from shared.players.store import PlayerStore
+
+        return PlayerStore(self.redis, self.keys)
 
     @property
     def queues(self):

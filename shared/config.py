@@ -34,6 +34,9 @@ class Config:
     rate_limit_commands: str = "60/second;1800/minute"
     rate_limit_streams: int = 200
     trusted_proxies: int = 0
+    rate_limit_players: str = "30/hour"  # guest players made per client address
+    # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
+    player_issuers: str = ""
 
     @classmethod
     def from_env(cls, env=None):
@@ -41,7 +44,8 @@ class Config:
         127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
         FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER,
         FINISHED_READ_MODELS_TTL (seconds, or 0/off), RATE_LIMITS, RATE_LIMIT_CREATE,
-        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES."""
+        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES, RATE_LIMIT_PLAYERS,
+        PLAYER_ISSUERS."""
         env = os.environ if env is None else env
         redis_url, redis_url_from = _redis_url(env)
         return cls(
@@ -62,6 +66,8 @@ class Config:
             rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
+            rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
+            player_issuers=env.get("PLAYER_ISSUERS", ""),
         )
 
 

@@ -39,3 +39,9 @@ def test_finished_games_read_models_expire_after_a_week_unless_set_or_off():
 def test_a_negative_retention_is_refused():
     with pytest.raises(ValueError):
         Config.from_env({"FINISHED_READ_MODELS_TTL": "-1"})
+
+
+def test_players_settings_are_read_from_the_environment():
+    config = Config.from_env({"PLAYER_ISSUERS": "[]", "RATE_LIMIT_PLAYERS": "5/minute"})
+    assert config.player_issuers == "[]" and config.rate_limit_players == "5/minute"
+    assert Config.from_env({}).player_issuers == ""
