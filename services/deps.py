@@ -16,6 +16,7 @@ from shared.keys import Keys
 from shared.store import EventStore
 
 QUEUES = ("timers", "bots")  # the RQ queues by name, most urgent first
+NAMES_TTL = 30.0  # seconds a process answers from a player's name before reading it again
 
 
 @dataclass
@@ -34,6 +35,13 @@ class Deps:
         from shared.players.store import PlayerStore
 
         return PlayerStore(self.redis, self.keys)
+
+    @functools.cached_property
+    def player_names(self):
+        """Players' names as this process last read them (at most NAMES_TTL s old)."""
+        from shared.players.naming import RecentNames
+
+        return RecentNames(self.players, NAMES_TTL)
 
     @property
     def queues(self):

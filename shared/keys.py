@@ -91,6 +91,11 @@ class Keys:
         """Pub/sub channel: "<inbox version>" each time the player's inbox changes."""
         return f"{self.prefix}player-inbox:{player_id}"
 
+    @property
+    def player_channels(self):
+        """The pattern of every player's channel (an API process listens to them all)."""
+        return f"{self.prefix}player-inbox:*"
+
     def player_events_pattern(self):
         return f"{self.prefix}p:{{*}}:events"
 

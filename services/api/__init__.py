@@ -119,6 +119,8 @@ def create_app(deps=None, *, spec_only=False):
     if deps is not None:
         app.extensions["tablestream.player_auth"] = player_auth.build(deps)
         app.extensions["tablestream.watcher"] = Watcher(deps.redis, deps.keys.changes)
+        inboxes = Watcher(deps.redis, deps.keys.player_channels, pattern=True)
+        app.extensions["tablestream.inbox_watcher"] = inboxes
     api = TablestreamApi(app)
     for function in fields.ATTRIBUTE_FUNCTIONS:
         api.ma_plugin.converter.add_attribute_function(function)

@@ -72,6 +72,27 @@ class PlayerAuth:
         self._remember(self._identities, identity, player_id)
         return player_id
 
+    def seat_known(self, token, game_id, service):
+        """The seat a player token's player holds in `game_id`, when this process can
+        tell with no Redis round trip (the fast paths): a genuine token whose
+        generation it knows as current, and a cached table in which the player holds an
+        accepted or claimed seat (one it keeps for good). None otherwise: auth.py
+        answers, asking Redis what it must."""
+        held = player_tokens.verify(self.secret, token)
+        if held is None:
+            return None
+        known = self._generations.get(held[0])
+        if known is None or known[0] != held[1] or self.clock() - known[1] >= GENERATION_TTL:
+            return None
+        cached = service.cached(game_id)
+        if cached is None:
+            return None
+        current = cached[1]
+        for seat, place in enumerate(current["seats"]):
+            if place.get("player") == held[0] and not place.get("invited"):
+                return seat
+        return None
+
     def generation(self, player_id):
         """The player's generation as this process knows it (None: no such player, -1:
         erased), read again once GENERATION_TTL has passed."""

@@ -1,7 +1,11 @@
 """/v1/players: a player's own routes (`me`: its token or JWT only) and public
 profiles. The player's facts are events in its stream (shared/players/store.py)."""
 
-from flask import Response
+import base64
+import binascii
+import time
+
+from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -9,11 +13,14 @@ from services.api import player_schemas as schemas
 from services.api.auth import bearer
 from services.api.deps import POSTED, deps, errors, json_response
 from services.api.errors import ApiError
+from services.api.limits import LONGEST_LEASE, lease, open_wait
 from shared import jsonutil
 from shared.games.base import RuleError
 from shared.players import events as player_events
 from shared.players import names
 from shared.players import tokens as player_tokens
+from shared.players.names import PLACEHOLDER
+from shared.players.store import Inbox
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
@@ -22,8 +29,6 @@ PLAYER = [{"playerToken": []}]
 
 
 def player_auth():
-    from flask import current_app
-
     return current_app.extensions["tablestream.player_auth"]
 
 
@@ -200,6 +205,171 @@ class PlayerProfile(MethodView):
             raise ApiError("unknown_player", f"no player {player_id!r}")
         _, player = d.players.load(player_id)
         return json_response(profile(d, player_id, player))
+
+
+@blp.route("/me/games")
+class MyGames(MethodView):
+    @blp.arguments(schemas.GamesQuery, location="query", error_status_code=400)
+    @blp.response(200, schemas.MyGames)
+    @errors(blp, 400, 401)
+    @blp.doc(operationId="getMyGames", security=PLAYER)
+    def get(self, query):
+        """My games: those where I must act first (soonest deadline first), then by
+        the last move, newest first; invitations among them until accepted or
+        declined. `status` and `turn=mine` filter; `limit` a page, `cursor` the next."""
+        d = deps()
+        player_id = me()
+        inbox = Inbox(d.redis, d.keys)
+        entries = inbox.games(player_id)
+        if "status" in query:
+            entries = [e for e in entries if e["status"] == query["status"]]
+        if query.get("turn") == "mine":
+            entries = [e for e in entries if e["my_turn"]]
+        entries.sort(key=_order)
+        start = _offset(query.get("cursor"))
+        page = entries[start : start + query["limit"]]
+        more = start + query["limit"] < len(entries)
+        names = d.player_names.names(
+            {o["player"] for e in page for o in e["others"] if o["player"]}
+        )
+        for entry in page:
+            for other in entry["others"]:
+                if other["player"]:
+                    other["name"] = names.get(other["player"], PLACEHOLDER)
+        answer = {
+            "games": page,
+            "next_cursor": _cursor(start + query["limit"]) if more else None,
+            "inbox_version": inbox.version(player_id),
+        }
+        return json_response(answer, headers=PRIVATE)
+
+
+def _order(entry):
+    """Where I must act first, soonest deadline first (none last); then the last move,
+    newest first; the id last, so the order is total and pages do not overlap."""
+    deadline = entry["deadline"]
+    return (
+        not entry["my_turn"],
+        deadline is None,
+        deadline or 0,
+        -entry["last_move_at"],
+        entry["id"],
+    )
+
+
+def _cursor(offset):
+    return base64.urlsafe_b64encode(f"o{offset}".encode()).decode().rstrip("=")
+
+
+def _offset(cursor):
+    """The position a cursor (from `_cursor`) stands for; 400 bad_cursor otherwise."""
+    if cursor is None:
+        return 0
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raw = ""
+    if not (raw.startswith("o") and raw[1:].isdigit() and len(raw) < 12):
+        raise ApiError("bad_cursor", "the cursor is not one this server gave")
+    return int(raw[1:])
+
+
+def inbox_watcher():
+    return current_app.extensions["tablestream.inbox_watcher"]
+
+
+@blp.route("/me/inbox")
+class MyInbox(MethodView):
+    @blp.arguments(schemas.InboxQuery, location="query", error_status_code=400)
+    @blp.response(200, schemas.Inbox)
+    @errors(blp, 400, 401, 429)
+    @blp.doc(operationId="getMyInbox", security=PLAYER)
+    def get(self, query):
+        """My inbox's items after version `after` (your_turn, invited, game_started,
+        game_ended, ...), for every game I am seated in or invited to. With `wait`, a
+        long-poll: answers as soon as an item comes, or with none after `wait`
+        seconds (at most 30)."""
+        d = deps()
+        player_id = me()
+        inbox = Inbox(d.redis, d.keys)
+        after, limit = query["after"], query["limit"]
+        with inbox_watcher().watching(player_id, after) as waiter:
+            version, items = inbox.items(player_id, after, limit)
+            if not items and query["wait"] > 0:
+                with open_wait(query["wait"]):
+                    came = waiter.wait(query["wait"], lambda: inbox.version(player_id), version)
+                if came:
+                    version, items = inbox.items(player_id, after, limit)
+        return json_response({"version": version, "items": items}, headers=PRIVATE)
+
+
+KEEPALIVE = 15.0
+LONGEST = 3600.0  # then the client reconnects with Last-Event-ID
+
+
+@blp.route("/me/stream")
+class MyStream(MethodView):
+    @blp.doc(
+        security=PLAYER,
+        operationId="streamMyInbox",
+        parameters=[
+            {"in": "header", "name": "Last-Event-ID", "required": False,
+             "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
+             "description": "Resume after this inbox version (sent by EventSource)."},
+            {"in": "query", "name": "after", "required": False,
+             "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
+             "description": "Resume after this inbox version."},
+        ],
+        responses={
+            "200": {
+                "description": "Server-Sent Events, one per inbox item: `id: <inbox "
+                "version>`, `event: <kind>`, `data: <the item, JSON: an InboxItem>`; "
+                "`: keep-alive` comments every 15 s.",
+                "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            }
+        },
+    )  # fmt: skip
+    @errors(blp, 400, 401, 429)
+    def get(self):
+        """My inbox, live: one connection for all my games."""
+        d = deps()
+        player_id = me()
+        after = _resume_point()
+        held = lease(LONGEST_LEASE)
+        items = _items(d, player_id, after, held)
+        response = Response(stream_with_context(items), mimetype="text/event-stream")
+        response.headers["X-Accel-Buffering"] = "no"
+        response.headers.update(PRIVATE)
+        response.call_on_close(held.release)
+        return response
+
+
+def _resume_point():
+    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
+    if not (raw.isascii() and raw.isdigit() and int(raw) <= 2**53):
+        raise ApiError("bad_request", "Last-Event-ID and after are inbox versions (0 or more)")
+    return int(raw)
+
+
+def _items(d, player_id, after, held):
+    inbox = Inbox(d.redis, d.keys)
+    yield "retry: 2000\n\n"
+    stop_at = time.monotonic() + LONGEST
+    renew_at = time.monotonic() + KEEPALIVE
+    while time.monotonic() < stop_at:
+        if time.monotonic() > renew_at:
+            held.renew(LONGEST_LEASE)
+            renew_at = time.monotonic() + KEEPALIVE
+        with inbox_watcher().watching(player_id, after) as waiter:
+            version, items = inbox.items(player_id, after, schemas.MAX_ITEMS)
+            for item in items:
+                data = jsonutil.dumps(item).decode()
+                yield f"id: {item['version']}\nevent: {item['kind']}\ndata: {data}\n\n"
+            if items:
+                after = items[-1]["version"]
+                continue
+            if not waiter.wait(KEEPALIVE, lambda: inbox.version(player_id), version):
+                yield ": keep-alive\n\n"
 
 
 PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}

@@ -30,10 +30,12 @@ from redis.exceptions import NoScriptError, ResponseError
 from services.game.service import read_checkpoint
 from services.ops import metrics
 from services.projector.known import Known, KnownGames
+from services.projector.players import PlayerModels
 from services.projector.retention import OVER, Retention
 from services.worker.schedule import Nothing
 from shared import games, jsonutil, table
 from shared.link import Batch, Link, stream_reads
+from shared.players import naming
 from shared.store import Tail
 
 log = logging.getLogger(__name__)
@@ -113,6 +115,7 @@ class Projector:
         self.consumer_gone_ms = CONSUMER_GONE_MS
         self.claim_every = CLAIM_EVERY
         self._write = self.redis.register_script(_WRITE_IF_NEWER)
+        self.players = PlayerModels(self.redis, self.keys)  # inboxes, players' names
         # The feed's reads, the tails and the writes: on a connection of its own, without
         # redis-py's layers (shared/link.py). A cluster keeps redis-py's path.
         self.link = None if isinstance(self.redis, RedisCluster) else Link(self.redis)
@@ -177,8 +180,13 @@ class Projector:
             except Exception as error:
                 self.known.forget(game_id)
                 results[game_id] = error
+        self.players.render_named(folded, read_models)  # games seating players: named now
         # A rebuild's "lag" is the game's age, not a projection's delay: not observed.
         saved = self._save_all(folded, results, acks, lagged=rebuilding is None)
+        try:
+            self.players.after_save(saved, tell=rebuilding is None)
+        except Exception:  # the inboxes catch up at the game's next projection
+            log.exception("could not update the inboxes of %d games", len(saved))
         try:
             self._after_save(saved)
         except Exception:  # written, but not indexed: touch the indexes next time
@@ -241,6 +249,8 @@ class Projector:
         # The tail's events are read by nobody after this: the fold may keep them.
         current = table.fold(tail.pairs, was.table, copy_events=False)
         version = tail.version
+        if naming.player_ids(current):  # rendered once its players' names are read
+            return was, tail, current, None
         models = read_models(current, version)
         docs = {name: jsonutil.dumps(document) for name, document in models.items()}
         return was, tail, current, (jsonutil.dumps(current), docs)
@@ -264,7 +274,7 @@ class Projector:
         """Write one game's read models and checkpoint, unless the stored checkpoint is
         as new already (no expiry: it does not know when the game ended). True when
         written."""
-        models = read_models(current, version)
+        models = read_models(self.players.named(current), version)
         docs = {name: jsonutil.dumps(document) for name, document in models.items()}
         keys, args = self._write_args(game_id, version, (jsonutil.dumps(current), docs))
         return self._write(keys=keys, args=args) == 1
@@ -472,6 +482,7 @@ class Projector:
         for key in [*indexes, *map(self.keys.checkpoint, game_ids)]:
             pipe.delete(key)  # one key a command: they live on different cluster slots
         pipe.execute()
+        self.players.forget_read_models()
         self.known.clear()
         return game_ids
 

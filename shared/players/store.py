@@ -186,3 +186,40 @@ class PlayerStore:
         return sorted(
             self.keys.player_id_of(k) for k in self.redis.scan_iter(match=pattern, count=500)
         )
+
+
+class Inbox:
+    """Reading a player's games and inbox (the projector writes them:
+    services/projector/players.py)."""
+
+    def __init__(self, redis, keys):
+        self.redis = redis
+        self.keys = keys
+
+    def games(self, player_id):
+        """Every entry of the player's games."""
+        return [jsonutil.loads(raw) for raw in self.redis.hvals(self.keys.player_games(player_id))]
+
+    def items(self, player_id, after, limit):
+        """(the inbox version now, the items after `after`, oldest first, at most
+        `limit`), each item with its version (one round trip)."""
+        pipe = self.redis.pipeline(transaction=False)
+        key = self.keys.player_inbox(player_id)
+        pipe.xrevrange(key, count=1)
+        pipe.xrange(key, f"{after + 1}-0", "+", count=limit)
+        last, entries = pipe.execute()
+        version = _entry_version(last[0][0]) if last else 0
+        items = [
+            {**jsonutil.loads(fields[b"i"]), "version": _entry_version(entry_id)}
+            for entry_id, fields in entries
+        ]
+        return version, items
+
+    def version(self, player_id):
+        last = self.redis.xrevrange(self.keys.player_inbox(player_id), count=1)
+        return _entry_version(last[0][0]) if last else 0
+
+
+def _entry_version(entry_id):
+    entry_id = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
+    return int(entry_id.split("-", 1)[0])

@@ -1,0 +1,179 @@
+"""The projector's read models of players, from the games they are seated in.
+
+- Names: a game's log names a player's seat by its id; its views and summary are
+  written with the player's name now (or the placeholder once erased), read from the
+  players' folds in one round trip per batch of games that seat players.
+- "My games": per player, a hash of its games (`p:{<id>}:games`: game id -> entry) with
+  what a home screen shows: the game, its status and version, the player's seat,
+  whether it must act and by when, the other seats, the last move's time, the result
+  and whether the player abandoned it. Overwritten from the table at each projection,
+  so a rebuild gives the same entries.
+- The inbox: per player, a stream of items (`p:{<id>}:inbox`, entry ids
+  `<inbox version>-0`) for what a player is told: invited, game_started, your_turn,
+  game_ended, game_cancelled, invitation_gone. Each new item is PUBLISHed on the
+  player's channel (keys.player_channel) as the inbox version, for the API's long-polls,
+  event streams and WebSockets. Items are told once, as they happen; a rebuild writes
+  the entries again but tells nothing again.
+
+Each player's writes are one script over its own keys (one hash tag); a batch's
+players go in one pipeline (one by one on a Redis Cluster, whose pipelines run no
+scripts).
+"""
+
+from redis.cluster import RedisCluster
+
+from shared import jsonutil, table
+from shared.players import naming
+from shared.players.store import PlayerStore
+
+INBOX_MAXLEN = 1000  # items kept per player (the newest)
+INVITED, STARTED, YOUR_TURN = "invited", "game_started", "your_turn"
+ENDED, CANCELLED, GONE = "game_ended", "game_cancelled", "invitation_gone"
+ITEM_KINDS = (INVITED, STARTED, YOUR_TURN, ENDED, CANCELLED, GONE)
+
+# KEYS: the player's games hash, its inbox stream. ARGV: the game id, its entry (JSON;
+# "" to drop it), the player's channel, the stream's length cap, then the new items.
+_WRITE = """
+if ARGV[2] == '' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+end
+if #ARGV < 5 then return 0 end
+local last = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+for i = 5, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], version .. '-0', 'i', ARGV[i])
+end
+redis.call('PUBLISH', ARGV[3], tostring(version))
+return version
+"""
+
+
+class PlayerModels:
+    """The players' read models one projector writes."""
+
+    def __init__(self, redis, keys):
+        self.redis = redis
+        self.keys = keys
+        self.players = PlayerStore(redis, keys)
+        self._write = redis.register_script(_WRITE)
+
+    def names(self, ids):
+        """{player id: the name to show} (one round trip)."""
+        found = self.players.loaded_many(ids)
+        return {p: naming.name_of(player) for p, player in found.items()}
+
+    def named(self, current):
+        """The table with its players' names as their folds say now."""
+        ids = naming.player_ids(current)
+        return naming.named(current, self.names(ids)) if ids else current
+
+    def render_named(self, folded, read_models):
+        """Render the read models of the folded games that seat players (left
+        unrendered by the fold), with their players' names read in one round trip."""
+        pending = [g for g, (_, _, _, documents) in folded.items() if documents is None]
+        if not pending:
+            return
+        names = self.names({p for g in pending for p in naming.player_ids(folded[g][2])})
+        for game_id in pending:
+            was, tail, current, _ = folded[game_id]
+            models = read_models(naming.named(current, names), tail.version)
+            docs = {name: jsonutil.dumps(document) for name, document in models.items()}
+            folded[game_id] = (was, tail, current, (jsonutil.dumps(current), docs))
+
+    def after_save(self, saved, tell=True):
+        """Write the entries (and, with `tell`, the new inbox items) of every player
+        seated in, invited to or gone from the games just saved."""
+        writes = []  # (player id, game id, entry JSON or "", items)
+        for game_id, (was, tail, current, _) in saved.items():
+            before = was.table
+            present = {p: table.seat_of_player(current, p) for p in naming.player_ids(current)}
+            earlier = naming.player_ids(before) if before else []
+            for player_id, seat in present.items():
+                document = jsonutil.dumps(entry(current, tail.version, seat, tail.last_at))
+                told = items(before, current, seat, player_id, tail.version) if tell else []
+                writes.append((player_id, game_id, document, told))
+            for player_id in (p for p in earlier if p not in present):  # a declined seat
+                item = {"game_id": game_id, "game": current["game"], "game_version": tail.version}
+                writes.append((player_id, game_id, b"", [{**item, "kind": GONE}] if tell else []))
+        if writes:
+            self._run(writes)
+
+    def _run(self, writes):
+        cluster = isinstance(self.redis, RedisCluster)
+        pipe = self.redis if cluster else self.redis.pipeline(transaction=False)
+        for player_id, game_id, document, told in writes:
+            keys = [self.keys.player_games(player_id), self.keys.player_inbox(player_id)]
+            args = [game_id, document, self.keys.player_channel(player_id), INBOX_MAXLEN]
+            args += [jsonutil.dumps(item) for item in told]
+            self._write(keys=keys, args=args, client=pipe)
+        if not cluster:
+            pipe.execute()
+
+    def forget_read_models(self):
+        """A rebuild's step: drop every player's games (rebuilt with the games); the
+        inbox items stay, told once."""
+        pipe = self.redis.pipeline(transaction=False)
+        for player_id in self.players.player_ids():
+            pipe.delete(self.keys.player_games(player_id))
+        pipe.execute()
+
+
+def entry(current, version, seat, last_at):
+    """A player's entry for one game, where it holds `seat`."""
+    place = current["seats"][seat]
+    acting = table.to_act(current)
+    mine = seat in acting and not place.get("invited")
+    over = current["status"] == "finished"
+    return {
+        "game": current["game"],
+        "id": current["id"],
+        "version": version,
+        "status": current["status"],
+        "seat": seat,
+        "invited": bool(place.get("invited")),
+        "my_turn": mine,
+        "deadline": table.deadlines(current)[seat] if mine else None,
+        "others": [
+            {
+                "seat": index,
+                "player": other.get("player"),
+                "name": None if other.get("player") else other["name"],
+                "bot": other["bot"],
+                "open": other["open"],
+            }
+            for index, other in enumerate(current["seats"])
+            if index != seat
+        ],
+        "last_move_at": last_at,
+        "result": current["result"] if over else None,
+        # Resigned, or left to a bot after timeouts and never taken back.
+        "abandoned": over and (place["resigned"] or place["away"]),
+    }
+
+
+def items(was, current, seat, player_id, version):
+    """What the player is told about this game since `was` (None: a new game)."""
+    game = {"game_id": current["id"], "game": current["game"], "game_version": version}
+    place = current["seats"][seat]
+    before = None if was is None else table.seat_of_player(was, player_id)
+    told = []
+    if place.get("invited") and (before is None or not was["seats"][before].get("invited")):
+        told.append({**game, "kind": INVITED, "seat": seat})
+    status_was = None if was is None else was["status"]
+    if current["status"] != status_was:
+        kind = {"active": STARTED, "finished": ENDED, "cancelled": CANCELLED}.get(current["status"])
+        if kind == ENDED:
+            told.append({**game, "kind": kind, "seat": seat, "result": current["result"]})
+        elif kind is not None:
+            told.append({**game, "kind": kind, "seat": seat})
+    if seat in table.to_act(current) and not place.get("invited"):
+        since = current["acting_since"].get(str(seat))
+        since_was = None if was is None else was.get("acting_since", {}).get(str(seat))
+        if was is None or seat not in table.to_act(was) or since != since_was:
+            deadline = table.deadlines(current)[seat]
+            told.append({**game, "kind": YOUR_TURN, "seat": seat, "deadline": deadline})
+    return told
