@@ -52,11 +52,12 @@ lint: $(TOOLS)
 openapi: $(SERVICE)
 	$(BIN)/python -m services.api.openapi --write
 
+# bench/README.md says what each benchmark measures; each runs as `python -m bench.NAME`.
 bench: $(TOOLS)
-	$(BIN)/python bench/moves_per_second.py
+	$(BIN)/python -m bench.moves_per_second
 
-# Issue 12's comparison: tablestream vs boardgame.io (npm ci into bench/peer) and the bare
-# floor, interleaved; prints the table and goals, writes plots into bench/results/.
+# The comparison: tablestream vs boardgame.io (npm ci into bench/peer) and the bare floor,
+# interleaved; prints the table and goals, writes plots into bench/results/.
 # BENCH_ARGS passes options, e.g. BENCH_ARGS="--seconds 15 --reps 3 --profile".
 BENCH_TOOLS := $(VENV)/.installed-bench
 $(BENCH_TOOLS): $(TOOLS)
@@ -64,7 +65,7 @@ $(BENCH_TOOLS): $(TOOLS)
 	touch $@
 
 bench-compare: $(BENCH_TOOLS)
-	$(BIN)/python bench/compare.py $(BENCH_ARGS)
+	$(BIN)/python -m bench.compare $(BENCH_ARGS)
 
 constraints: $(TOOLS)
 	$(BIN)/python -m pip freeze --exclude-editable | grep -v '^-e' > constraints.txt

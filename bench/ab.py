@@ -1,170 +1,123 @@
-"""Before/after on the human move path: tablestream from two checkouts (A and B, e.g.
-main's tree and this one), each as `make run` starts it with its own embedded Redis,
-driven by bench/load.py in turn (A, B, A, B...) so both see the same noise.
+"""The A/B harness: one benchmark run against two (or more) checkouts in turn, so
+every side sees the same noise of a shared machine.
 
-    git archive main | tar -x -C /tmp/base
-    .venv/bin/python bench/ab.py /tmp/base . --games 10 50 --reps 3 --seconds 10
+    git -C /work/main worktree add --detach /tmp/base <commit>
+    .venv/bin/python -m bench.ab /tmp/base . --reps 3 -- human_moves --games 50 --seconds 10
 
-Prints one line per run (moves/s, requests/s, POST p50/p99, API CPU and Redis commands
-per move) and the medians per side, with the load average before and after. The same
-interpreter runs both sides; only the services' source differs. `--env B:NAME=VALUE`
-sets an environment variable for one side (e.g. a gunicorn setting). `--floor` runs
-bench/floor.py before each A, B pair too and prints each side's requests/s and POST p99
-against the floor's run just before it (the issue's ratios, without the whole
-`make bench-compare`).
+For each rep, each checkout in turn runs `python -m bench.<module> <args>` with that
+checkout's `services/` and `shared/` first on the path and this checkout's `bench/`
+(so an old tree is measured by today's benchmark, and only the code under test
+differs). Each rep starts one checkout further on (A, B, then B, A): on a shared
+machine the first run of a rep tends to come out ahead, whichever tree it is.
+
+A benchmark whose output ends with one JSON object on a line (human_moves, projector,
+rebuild, request_cpu, projector_rate, ...) gets the median of each numeric field per
+checkout, and each field's B/A ratio. A checkout may carry environment settings for
+its runs: `/tmp/base:WORKERS=3:RATE_LIMITS=on`.
 """
 
 import argparse
+import json
 import os
-import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-import redis
+from bench.stats import load_average, median
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+BENCH = Path(__file__).resolve().parent
 
-import load  # noqa: E402
-import pyspy as spy  # noqa: E402
-import systems  # noqa: E402
 
-FIGURES = ("moves_per_s", "requests_per_s", "post_p50_ms", "post_p99_ms", "lag_p99_ms")
+def order(count, rep):
+    """The checkouts' indexes in the order rep `rep` runs them: one further on each rep."""
+    return [(rep + i) % count for i in range(count)]
+
+
+def parse_tree(spec):
+    """ "/path:NAME=value:NAME=value" -> (the checkout's resolved path, its settings)."""
+    path, *settings = spec.split(":")
+    return Path(path).resolve(), dict(setting.split("=", 1) for setting in settings)
+
+
+def run_in_tree(tree, module, args, env=None, timeout=3600):
+    """`python -m <module> <args>` with `tree`'s services/ and shared/ and this
+    checkout's bench/: the completed process (stdout captured, stderr shown)."""
+    with tempfile.TemporaryDirectory(prefix="bench-ab-") as scratch:
+        # The child's current directory holds only a link to this bench/, so its
+        # `services` and `shared` come from PYTHONPATH: the tree under test (and every
+        # process it starts, which inherits PYTHONPATH, runs the same tree).
+        (Path(scratch) / "bench").symlink_to(BENCH)
+        child_env = {k: v for k, v in os.environ.items() if k not in ("QUEUE_URL", "KEY_PREFIX")}
+        child_env.update(env or {}, PYTHONPATH=str(tree))
+        return subprocess.run(
+            [sys.executable, "-m", module, *args],
+            cwd=scratch,
+            env=child_env,
+            stdout=subprocess.PIPE,
+            text=True,
+            timeout=timeout,
+            check=True,
+        )
+
+
+def last_json(output):
+    """The JSON object on the output's last line, or None."""
+    lines = output.strip().splitlines()
+    try:
+        found = json.loads(lines[-1]) if lines else None
+    except ValueError:
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def medians(rows):
+    """The median of each numeric field over a checkout's runs."""
+    keys = [k for k, v in rows[0].items() if isinstance(v, int | float) and not isinstance(v, bool)]
+    return {k: median(r[k] for r in rows if isinstance(r.get(k), int | float)) for k in keys}
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("a", help="checkout A (its services/ and shared/)")
-    parser.add_argument("b", help="checkout B")
-    parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        usage="python -m bench.ab TREE TREE [...] [--reps N] -- MODULE [ARGS...]",
+    )
+    parser.add_argument("trees", nargs="+", help="checkouts, A first (PATH[:NAME=VALUE...])")
     parser.add_argument("--reps", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--warmup", type=float, default=2)
-    parser.add_argument("--rate", type=float, help="pace at this many moves/s (total)")
-    parser.add_argument("--env", action="append", default=[], help="SIDE:NAME=VALUE")
-    parser.add_argument("--profile", help="py-spy both sides' API workers: raw stacks here")
-    parser.add_argument(
-        "--floor", action="store_true", help="run bench/floor.py too, before A and B each time"
-    )
-    args = parser.parse_args()
-    sides = {"A": Path(args.a).resolve(), "B": Path(args.b).resolve()}
-    env = {"A": {}, "B": {}}
-    for item in args.env:
-        side, _, setting = item.partition(":")
-        name, _, value = setting.partition("=")
-        env[side][name] = value
-    print(f"load before: {os.getloadavg()}", flush=True)
-    results = {(side, games): [] for side in sides for games in args.games}
-    floor_runs = {games: [] for games in args.games}
-    with tempfile.TemporaryDirectory() as directory:
-        started = {}
-        floor = None
-        try:
-            if args.floor:
-                floor = systems.Floor().start()
-            for side, root in sides.items():
-                started[side] = systems.Tablestream(
-                    Path(directory) / side,
-                    Path(directory) / f"{side}.log",
-                    root=root,
-                    env=env[side],
-                ).start()
-            for rep in range(args.reps):
-                for games in args.games:
-                    if floor is not None:
-                        floor_runs[games].append(floor_run(floor, games, args))
-                        print(f"floor {games} games #{rep + 1}: {brief(floor_runs[games][-1])}")
-                    for side, system in started.items():
-                        results[side, games].append(one_run(system, games, args))
-                        print(
-                            f"{side} {games} games #{rep + 1}: {brief(results[side, games][-1])}",
-                            flush=True,
-                        )
-            if args.profile:
-                for side, system in started.items():
-                    print(profile(system, side, max(args.games), args), flush=True)
-        finally:
-            for system in [*started.values(), *([floor] if floor else [])]:
-                system.stop()
-    print(f"load after: {os.getloadavg()}")
-    for games in args.games:
-        print(f"medians, {games} games:")
-        for side in sides:
-            runs = results[side, games]
-            medians = {f: statistics.median(r[f] or 0 for r in runs) for f in FIGURES}
-            medians["api_cpu_ms"] = statistics.median(r["api_cpu_ms"] for r in runs)
-            medians["commands"] = statistics.median(r["commands"] for r in runs)
-            print(f"  {side} ({sides[side]}): {brief(medians)}")
-        a, b = (statistics.median(r["moves_per_s"] for r in results[s, games]) for s in "AB")
-        print(f"  B/A moves/s: {b / a:.2f}x")
-        if floor_runs[games]:
-            rate = statistics.median(r["requests_per_s"] for r in floor_runs[games])
-            p99 = statistics.median(r["post_p99_ms"] or 0 for r in floor_runs[games])
-            print(f"  floor: {rate:.0f} req/s, POST p99 {p99:.1f} ms (medians)")
-            for side in sides:
-                runs = results[side, games]
-                ratios = [
-                    r["requests_per_s"] / f["requests_per_s"]
-                    for r, f in zip(runs, floor_runs[games], strict=True)
-                ]
-                p99s = [
-                    (r["post_p99_ms"] or 0) / (f["post_p99_ms"] or 1)
-                    for r, f in zip(runs, floor_runs[games], strict=True)
-                ]
-                print(
-                    f"  {side}/floor req/s {statistics.median(ratios):.2f}x "
-                    f"(each run against the floor run before it: {_list(ratios)}), "
-                    f"POST p99 {statistics.median(p99s):.2f}x ({_list(p99s)})"
-                )
-
-
-def one_run(system, games, args):
-    client = redis.Redis.from_url(system.redis_url)
-    api = system.processes()["API"]
-    cpu = systems.cpu_seconds(api)
-    commands = total_commands(client)
-    summary, _ = load.run(
-        "tablestream", system.base, games, args.seconds, args.warmup, rate=args.rate
-    )
-    moves = max(1, summary["all_moves"])
-    summary["api_cpu_ms"] = 1000 * (systems.cpu_seconds(api) - cpu) / moves
-    summary["commands"] = (total_commands(client) - commands) / moves
-    client.close()
-    return summary
-
-
-def floor_run(floor, games, args):
-    """One run of the floor app with the same load and settings: its summary."""
-    summary, _ = load.run("floor", floor.base, games, args.seconds, args.warmup, rate=args.rate)
-    summary.update(api_cpu_ms=0.0, commands=0.0)  # not measured for the floor
-    return summary
-
-
-def _list(ratios):
-    return ", ".join(f"{r:.2f}" for r in ratios)
-
-
-def profile(system, side, games, args):
-    """py-spy on the API's gunicorn workers during one more run: the rendered summary."""
-    folder = Path(args.profile)
-    folder.mkdir(parents=True, exist_ok=True)
-    pids = [p.pid for p in system.api_workers()]
-    handles = spy.record(pids, args.seconds + args.warmup, folder, f"api-{side}")
-    load.run("tablestream", system.base, games, args.seconds, args.warmup, rate=args.rate)
-    return spy.render(f"{side}: API workers, {games} games", spy.summary(spy.finish(handles)))
-
-
-def total_commands(client):
-    return sum(v["calls"] for v in client.info("commandstats").values())
-
-
-def brief(r):
-    return (
-        f"{r['moves_per_s']:.0f} moves/s, {r['requests_per_s']:.0f} req/s, "
-        f"POST p50 {r['post_p50_ms'] or 0:.1f} p99 {r['post_p99_ms'] or 0:.1f} ms, "
-        f"lag p99 {r['lag_p99_ms'] or 0:.1f} ms, API CPU {r['api_cpu_ms']:.2f} ms/move, "
-        f"{r['commands']:.1f} Redis commands/move"
-    )
+    argv = sys.argv[1:]
+    if "--" not in argv:
+        parser.error("name the benchmark after --, e.g. -- human_moves --seconds 10")
+    split = argv.index("--")
+    args = parser.parse_args(argv[:split])
+    module, *bench_args = argv[split + 1 :] or [None]
+    if module is None:
+        parser.error("name the benchmark after --")
+    trees = [parse_tree(spec) for spec in args.trees]
+    labels = "ABCDEFGH"
+    print(f"load before: {load_average()}", flush=True)
+    rows = {index: [] for index in range(len(trees))}
+    for rep in range(args.reps):
+        for index in order(len(trees), rep):
+            tree, env = trees[index]
+            done = run_in_tree(tree, f"bench.{module}", bench_args, env)
+            print(
+                f"--- {labels[index]} ({tree}) rep {rep + 1}:\n{done.stdout.rstrip()}", flush=True
+            )
+            found = last_json(done.stdout)
+            if found is not None:
+                rows[index].append(found)
+    print(f"load after: {load_average()}")
+    if not all(rows.values()):
+        return  # the benchmark prints no JSON summary: its own lines above are the result
+    summary = {index: medians(found) for index, found in rows.items()}
+    for index, (tree, _) in enumerate(trees):
+        shown = {k: round(v, 3) for k, v in summary[index].items() if v is not None}
+        print(f"median {labels[index]} ({tree}): {json.dumps(shown)}")
+    a = summary[0]
+    for index in range(1, len(trees)):
+        b = summary[index]
+        ratios = {k: round(b[k] / a[k], 3) for k in a if a[k] and b.get(k) is not None}
+        print(f"{labels[index]}/A: {json.dumps(ratios)}")
 
 
 if __name__ == "__main__":

@@ -4,8 +4,8 @@ projector run by hand between requests so its commands are not the API's), and t
 round trips they took (writes to a Redis socket: a script or a pipeline is one; the
 commands a script runs count in commandstats, not as round trips).
 
-    .venv/bin/python bench/api_commands.py            # RATE_LIMITS off, as the bench runs
-    .venv/bin/python bench/api_commands.py --limits   # with the abuse limits on
+    .venv/bin/python -m bench.api_commands            # RATE_LIMITS off, as the bench runs
+    .venv/bin/python -m bench.api_commands --limits   # with the abuse limits on
 
 Prints, per request kind, the commands by name (the median over --moves moves).
 """
@@ -13,15 +13,10 @@ Prints, per request kind, the commands by name (the median over --moves moves).
 import argparse
 import collections
 import statistics
-import sys
-import tempfile
-from pathlib import Path
 
 import orjson
 import redis
 from redis.connection import AbstractConnection
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def commandstats(client):
@@ -67,18 +62,11 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--limits", action="store_true", help="abuse limits on")
-    parser.add_argument("--root", default=ROOT, help="the checkout whose API to count")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(args.root).resolve()))
-    from services import embedded_redis
+    from bench.systems import private_redis
 
-    with tempfile.TemporaryDirectory() as directory:
-        process, url = embedded_redis.start(Path(directory))
-        try:
-            run(url, args)
-        finally:
-            process.terminate()
-            process.wait(10)
+    with private_redis() as url:
+        run(url, args)
 
 
 def run(url, args):

@@ -1,4 +1,4 @@
-"""Issue 12's comparison in one command: tablestream against boardgame.io's in-memory
+"""The comparison in one command: tablestream against boardgame.io's in-memory
 server and the bare Flask+gunicorn+Redis floor, on this machine, in one run.
 
 Starts the three systems (127.0.0.1 only), drives them interleaved (A, B, C, A, B, C...)
@@ -8,7 +8,7 @@ rebuild and memory figures. Prints the table and the goals, writes results.json 
 plots into --out, and with --profile records py-spy profiles of the API, projector and
 worker under load.
 
-    make bench-compare          # or: .venv/bin/python bench/compare.py [--seconds 15 --reps 2]
+    make bench-compare          # or: .venv/bin/python -m bench.compare [--seconds 15 --reps 2]
 """
 
 import argparse
@@ -25,14 +25,8 @@ import redis
 import requests
 from tqdm import tqdm
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import load  # noqa: E402
-import moves_per_second  # noqa: E402
-import pyspy as spy  # noqa: E402
-import rebuild_ab  # noqa: E402
-import report  # noqa: E402
-import systems  # noqa: E402
+from bench import load, moves_per_second, rebuild, report, systems
+from bench import pyspy as spy
 
 LIGHT_RATE = 20  # moves/s over 2 games: "light" load for projection lag
 FLAT_EARLY = (10, 160)  # versions whose moves count as "a move at version ~20"
@@ -373,8 +367,8 @@ class Comparison:
 
     def rebuild(self):
         """The projector's rebuild of every read model, against XRANGE + orjson of the
-        same streams, in this process against tablestream's Redis (rebuild_ab.measure)."""
-        self.results["rebuild"] = rebuild_ab.measure(self.ts.redis_url)
+        same streams, in this process against tablestream's Redis (bench/rebuild.py)."""
+        self.results["rebuild"] = rebuild.measure(self.ts.redis_url)
         tqdm.write(f"rebuild: {_brief(self.results['rebuild'])}")
 
     def profile_humans(self):

@@ -6,7 +6,7 @@ core), its own embedded Redis. A move of the floor is one GET of a ~2 KB stored 
 built from these parts can do. `/hello` answers without Redis, to find the ceiling of the
 load generator.
 
-    .venv/bin/python bench/floor.py --port 18400      # serves until Ctrl-C
+    .venv/bin/python -m bench.floor --port 18400      # serves until Ctrl-C
 """
 
 import argparse
@@ -21,7 +21,7 @@ import orjson
 import redis
 from flask import Flask, Response, request
 
-ROOT = Path(__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[1]
 VIEW_KEY = "floor:view"
 VIEW = orjson.dumps({"state": {"hand": ["G1"] * 40, "padding": "x" * 1700}, "version": 1})
 
@@ -53,7 +53,6 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, default=18400)
     args = parser.parse_args()
-    sys.path.insert(0, str(ROOT))
     from services import embedded_redis
 
     with tempfile.TemporaryDirectory() as directory:
@@ -62,7 +61,7 @@ def main():
         # The API's own gunicorn settings, only another app.
         gunicorn = [sys.executable, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py"]
         command = [*gunicorn, "--bind", f"127.0.0.1:{args.port}", "bench.floor:create_app()"]
-        server = subprocess.Popen(command, cwd=ROOT, env=env)
+        server = subprocess.Popen(command, cwd=CHECKOUT, env=env)
         signal.signal(signal.SIGTERM, lambda *_: server.terminate())
         try:
             server.wait()

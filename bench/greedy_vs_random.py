@@ -1,7 +1,7 @@
 """Greedy against random, in-process on shared/table.py: the greedy seat's win share.
 
-    .venv/bin/python bench/greedy_vs_random.py alebrijes --players 2 --games 200
-    .venv/bin/python bench/greedy_vs_random.py abluxxen --players 3 --option published=true
+    .venv/bin/python -m bench.greedy_vs_random alebrijes --players 2 --games 200
+    .venv/bin/python -m bench.greedy_vs_random abluxxen --players 3 --option published=true
 
 One seat plays `greedy` (shared.bots.games.<game>), the others pick uniformly among the
 legal commands; the greedy seat rotates so it holds every seat equally often. A shared

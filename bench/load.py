@@ -12,7 +12,7 @@ Targets:
 
 Bounded by --warmup + --seconds (and --max-moves). Prints one JSON line.
 
-    .venv/bin/python bench/load.py tablestream --port 8000 --games 10 --seconds 15
+    .venv/bin/python -m bench.load tablestream --port 8000 --games 10 --seconds 15
 """
 
 import argparse
@@ -24,6 +24,8 @@ import time
 
 import aiohttp
 import orjson
+
+from bench.stats import percentile
 
 WAIT = 5  # seconds a long-poll for the next view may wait
 MOVES_TIMEOUT = aiohttp.ClientTimeout(total=WAIT + 10)
@@ -200,13 +202,6 @@ def one_process(job):
     result = tally.as_dict()
     result["cpu_s"] = time.process_time() - cpu
     return result
-
-
-def percentile(values, p):
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
 
 
 def run(

@@ -5,7 +5,7 @@
 2. Capacity: N clients long-poll one game at once (each its own TCP connection), one
    move is made, and we count how many got the new view, for growing N.
 
-    .venv/bin/python bench/long_poll.py [--moves 200] [--clients 1000 2000 4000]
+    .venv/bin/python -m bench.long_poll [--moves 200] [--clients 1000 2000 4000]
 """
 
 import argparse
@@ -19,14 +19,12 @@ import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
 import requests
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from services.embedded_redis import free_port  # noqa: E402
+from bench.stats import percentile
+from bench.systems import ROOT
+from services.embedded_redis import free_port
 
 
 def raise_file_limit():
@@ -148,7 +146,7 @@ def main():
         process, base, port = start_stack(run_dir)
         try:
             delays = sorted(latency(base, args.moves))
-            p99 = delays[min(len(delays) - 1, int(len(delays) * 0.99))]
+            p99 = percentile(delays, 0.99)
             print(
                 f"move -> long-poll answer over {len(delays)} moves: "
                 f"median {statistics.median(delays) * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"

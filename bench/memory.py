@@ -1,7 +1,7 @@
 """Bytes of Redis per event and per finished game, with the retention of finished games'
 read models off (kept for good) and on (FINISHED_READ_MODELS_TTL: within it, run out).
 
-    .venv/bin/python bench/memory.py --games 40
+    .venv/bin/python -m bench.memory --games 40
 
 Starts an embedded Redis of its own (127.0.0.1, a temporary directory) and, three times
 under three key prefixes, plays `--games` 2-seat Alebrijes games to the end through the
@@ -24,7 +24,7 @@ import redis
 from services import deps as deps_module
 from services import embedded_redis
 from services.projector.projector import Projector
-from services.projector.retention import WEEK, Retention
+from services.projector.retention import Retention
 from shared import table
 from shared.config import Config
 from shared.keys import Keys
@@ -100,7 +100,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ttl", type=int, default=WEEK, help="the policy's seconds")
+    parser.add_argument(
+        "--ttl", type=int, default=Config.finished_read_models_ttl, help="the policy's seconds"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         process, url = embedded_redis.start(directory)

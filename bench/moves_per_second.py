@@ -15,7 +15,7 @@ move of each process (psutil, from `RUN_DIR/children.json`); and the load averag
 With --profile, py-spy records the RQ worker and the projector during one more batch of
 --games games and prints where their time went (bench/pyspy.py).
 
-    .venv/bin/python bench/moves_per_second.py [--runs 3] [--games 8] [--workers 2] [--profile]
+    .venv/bin/python -m bench.moves_per_second [--runs 3] [--games 8] [--workers 2] [--profile]
 """
 
 import argparse
@@ -35,13 +35,9 @@ import psutil
 import redis
 import requests
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import pyspy  # noqa: E402  (bench/, beside this script)
-import systems  # noqa: E402
-
-from services.embedded_redis import free_port  # noqa: E402
+from bench import pyspy, systems
+from bench.systems import ROOT
+from services.embedded_redis import free_port
 
 MOVES = {"exchanged", "played", "passed"}
 TIME_LIMIT = 300  # seconds for one batch, at most

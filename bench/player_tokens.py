@@ -12,9 +12,7 @@ microseconds per request.
 import argparse
 import collections
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 import orjson
 import redis
@@ -26,15 +24,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=40)
     args = parser.parse_args()
-    from services import embedded_redis
+    from bench.systems import private_redis
 
-    with tempfile.TemporaryDirectory() as directory:
-        process, url = embedded_redis.start(Path(directory))
-        try:
-            run(url, args.moves)
-        finally:
-            process.terminate()
-            process.wait(10)
+    with private_redis() as url:
+        run(url, args.moves)
 
 
 def run(url, moves):

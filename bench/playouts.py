@@ -1,8 +1,8 @@
 """Play-outs per second of the ismcts search, per game: how many whole games its
 play-outs (every seat greedy, from a sampled world) finish in a second.
 
-    .venv/bin/python bench/playouts.py --players 2 --positions 12 --seconds 0.5
-    .venv/bin/python bench/playouts.py --game alebrijes,abluxxen --players 3 --compare
+    .venv/bin/python -m bench.playouts --players 2 --positions 12 --seconds 0.5
+    .venv/bin/python -m bench.playouts --game alebrijes,abluxxen --players 3 --compare
 
 Positions are taken from greedy-against-greedy games (every few turn decisions of the
 tournament's in-process table), so the views and feeds are real. At each position the

@@ -7,23 +7,19 @@ Starts tablestream as `make run` does, drives --games human games (bench/load.py
 --rate moves/s (none: flat out) for --seconds, --reps times, and prints per run the
 client's POST p50/p99 and the share of POSTs the API answered within each bucket.
 
-    .venv/bin/python bench/post_tail.py --rate 428        # half load, as bench-compare's
-    .venv/bin/python bench/post_tail.py                   # saturated
+    .venv/bin/python -m bench.post_tail --rate 428        # half load, as bench-compare's
+    .venv/bin/python -m bench.post_tail                   # saturated
 """
 
 import argparse
 import os
-import sys
 import tempfile
 from pathlib import Path
 
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import load  # noqa: E402
-import systems  # noqa: E402
+from bench import load, systems
 
 SECONDS = "tablestream_http_request_duration_seconds_bucket"
 SHOWN = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25)  # the histogram's own bounds

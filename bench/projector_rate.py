@@ -1,23 +1,24 @@
-"""The projector alone: projection lag and CPU per event at a paced event rate, for one
-or more source trees in one run (A, B, A, B...), with no API in the way.
+"""The projector alone: projection lag and CPU per event at a paced event rate, with
+no API in the way.
 
 Plays --games 4-seat, 8-round Alebrijes games once (first legal command, in this
-process) and keeps their events. Then, per tree and rate, on a fresh embedded Redis: starts
-that tree's `python -m services.projector`, appends the recorded events one at a time,
+process) and keeps their events. Then, per rate, on a fresh embedded Redis: starts
+`python -m services.projector`, appends the recorded events one at a time,
 round robin over the games, paced at --rates events/s for --seconds each (one process,
 EventStore.append as the API does it: script + feed XADD), and listens on the `changes`
 channel. An event's lag is from its append until a "<game> <version>" at or past it is
 published (the read models are written by then). Prints p50/p99 lag, the rate reached,
 the projector's CPU per event and Redis' (INFO cpu: the appends' share included, the
-same for every tree). --seats 2 plays the bench's human games' size.
+same for every checkout), and last the medians per rate as one JSON line. --seats 2
+plays the bench's human games' size.
 
-    .venv/bin/python bench/projector_rate.py --roots /tmp/base . --rates 250 500 1000
+    .venv/bin/python -m bench.projector_rate --rates 250 500 1000
+    .venv/bin/python -m bench.ab /tmp/base . --reps 1 -- projector_rate --rates 500   # A/B
 """
 
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -28,56 +29,43 @@ from pathlib import Path
 import psutil
 import redis
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-import systems  # noqa: E402
-
-from services import embedded_redis  # noqa: E402
-from services.deps import build  # noqa: E402
-from shared.config import Config  # noqa: E402
-from shared.store import EventStore  # noqa: E402
+from bench import systems
+from bench.stats import load_average, median, percentile
+from services import embedded_redis
+from services.deps import build
+from shared.config import Config
+from shared.store import EventStore
 
 SEATS = [{"name": n} for n in "abcd"]  # --seats of them
 ROUNDS = 8  # ~1,000 events a game
+FIGURES = ("reached", "lag_p50_ms", "lag_p99_ms", "cpu_ms_per_event", "redis_cpu_ms_per_event")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--roots", nargs="+", required=True)
     parser.add_argument("--rates", type=int, nargs="+", default=[250, 500, 1000])
     parser.add_argument("--seconds", type=float, default=6)
     parser.add_argument("--reps", type=int, default=2)
     parser.add_argument("--games", type=int, default=8)
     parser.add_argument("--seats", type=int, default=4, help="seats a game (2 to 4)")
     args = parser.parse_args()
-    print(f"load before: {Path('/proc/loadavg').read_text().strip()}", flush=True)
+    print(f"load before: {load_average()}", flush=True)
     with tempfile.TemporaryDirectory() as scratch:
         games = record_games(Path(scratch) / "record", args.games, args.seats)
         print(f"recorded {sum(map(len, games))} events of {len(games)} games", flush=True)
         rows = []
         for rep in range(args.reps):
-            for index, root in enumerate(args.roots):
-                for rate in args.rates:
-                    row = one_run(Path(scratch) / f"r{rep}{index}{rate}", root, games, rate, args)
-                    row.update(tree="ABCDEFGH"[index], root=root, rep=rep + 1)
-                    rows.append(row)
-                    print(json.dumps(row), flush=True)
-    print(f"load after: {Path('/proc/loadavg').read_text().strip()}")
-    for index, root in enumerate(args.roots):
-        for rate in args.rates:
-            mine = [r for r in rows if r["root"] == root and r["rate"] == rate]
-            medians = {
-                k: round(statistics.median(r[k] for r in mine), 2)
-                for k in (
-                    "reached",
-                    "lag_p50_ms",
-                    "lag_p99_ms",
-                    "cpu_ms_per_event",
-                    "redis_cpu_ms_per_event",
-                )
-            }
-            print(f"median {'ABCDEFGH'[index]} ({root}) at {rate}/s: {json.dumps(medians)}")
+            for rate in args.rates:
+                row = one_run(Path(scratch) / f"r{rep}-{rate}", systems.ROOT, games, rate, args)
+                rows.append({**row, "rep": rep + 1})
+                print(json.dumps(rows[-1]), flush=True)
+    print(f"load after: {load_average()}")
+    figures = {}
+    for rate in args.rates:
+        mine = [r for r in rows if r["rate"] == rate]
+        for key in FIGURES:
+            figures[f"{key}@{rate}"] = median(r[key] for r in mine)
+    print(json.dumps(figures))  # last: the medians, for bench.ab
 
 
 def record_games(directory, count, seats=4):
@@ -135,8 +123,8 @@ def one_run(directory, root, games, rate, args):
             "rate": rate,
             "reached": reached,
             "events": len(appended),
-            "lag_p50_ms": _percentile(lags, 0.5),
-            "lag_p99_ms": _percentile(lags, 0.99),
+            "lag_p50_ms": percentile(lags, 0.5),
+            "lag_p99_ms": percentile(lags, 0.99),
             "unprojected": len(appended) - len(lags),
             "cpu_ms_per_event": 1000 * cpu / max(1, len(appended)),
             "redis_cpu_ms_per_event": 1000 * redis_cpu / max(1, len(appended)),
@@ -222,13 +210,6 @@ def _redis_cpu(client):
     listener's messages included: the same for every tree)."""
     cpu = client.info("cpu")
     return cpu["used_cpu_sys"] + cpu["used_cpu_user"]
-
-
-def _percentile(values, q):
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""The comparison's table, its goals (issue 12) marked met or not, and its plots."""
+"""The comparison's table, its goals marked met or not, and its plots."""
 
 import statistics
 from pathlib import Path
+
+from bench.stats import median, ratio, spread
 
 
 def _runs(results, kind, target=None, games=None):
@@ -16,25 +18,6 @@ def _runs(results, kind, target=None, games=None):
 
 def _values(runs, key):
     return [r[key] for r in runs if r.get(key) is not None]
-
-
-def spread(values, digits=0, unit=""):
-    """ "median (min-max)" of a few runs."""
-    if not values:
-        return "-"
-    fmt = f"{{:,.{digits}f}}"
-    med = fmt.format(statistics.median(values))
-    if len(values) == 1:
-        return f"{med}{unit}"
-    return f"{med}{unit} ({fmt.format(min(values))}-{fmt.format(max(values))})"
-
-
-def median(values):
-    return statistics.median(values) if values else None
-
-
-def ratio(a, b):
-    return a / b if a is not None and b else None
 
 
 def _bots(results):
@@ -237,7 +220,7 @@ def table(results):
 
 
 def goals(results):
-    """Each goal of issue 12: the ratio measured now, and met or not."""
+    """Each goal: the ratio measured now, and met or not."""
     marks = []
     bounds = _bounds(results)
 

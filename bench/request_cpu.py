@@ -4,9 +4,9 @@ in-process on a private Redis, the projector run by hand between moves so its wo
 is not counted. The floor's two routes (bench/floor.py) are timed the same way: the
 difference is the per-request work tablestream does and the floor does not.
 
-    .venv/bin/python bench/request_cpu.py                    # medians of 5 rounds
-    .venv/bin/python bench/request_cpu.py --profile /tmp/p   # cProfile of each kind too
-    .venv/bin/python bench/request_cpu.py --gevent --limits  # as gunicorn runs it, limits on
+    .venv/bin/python -m bench.request_cpu                    # medians of 5 rounds
+    .venv/bin/python -m bench.request_cpu --profile /tmp/p   # cProfile of each kind too
+    .venv/bin/python -m bench.request_cpu --gevent --limits  # as gunicorn runs it, limits on
 
 Prints, per request kind, the CPU microseconds a request (process time, the median of
 --rounds rounds of --moves moves each).
@@ -18,7 +18,6 @@ import io
 import os
 import pstats
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +25,6 @@ from pathlib import Path
 import orjson
 from werkzeug.test import EnvironBuilder
 
-ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("POST command", "GET view (long-poll, moved)", "floor POST", "floor GET")
 
 
@@ -126,7 +124,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--root", default=ROOT, help="the checkout whose API to time")
     parser.add_argument("--profile", help="write cProfile summaries here (a folder)")
     parser.add_argument(
         "--gevent", action="store_true", help="monkey-patch as gunicorn's gevent worker does"
@@ -139,26 +136,18 @@ def main():
         from gevent import monkey
 
         monkey.patch_all()
-    sys.path.insert(0, str(ROOT / "bench"))
-    sys.path.insert(0, str(Path(args.root).resolve()))
     # As under gunicorn (deploy/gunicorn.conf.py): metrics in shared files.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="request-cpu-metrics-")
-    from services import embedded_redis
+    from bench.systems import private_redis
 
-    with tempfile.TemporaryDirectory() as directory:
-        process, url = embedded_redis.start(Path(directory))
-        try:
-            run(url, args)
-        finally:
-            process.terminate()
-            process.wait(10)
+    with private_redis() as url:
+        run(url, args)
 
 
 def run(url, args):
     import logging
 
-    import floor as floor_module
-
+    from bench import floor as floor_module
     from services import deps as deps_module
     from services.api import create_app
     from services.ops import logs
@@ -187,9 +176,11 @@ def run(url, args):
         floor(floor_app, args.moves, timer)
         rounds.append(timer.per_request_us())
     print(f"CPU a request, us (median of {args.rounds} rounds of {args.moves} moves):")
+    medians = {}
     for kind in KINDS:
         samples = [r[kind] for r in rounds]
-        print(f"  {kind}: {statistics.median(samples):.0f} ({min(samples):.0f}-{max(samples):.0f})")
+        medians[kind] = statistics.median(samples)
+        print(f"  {kind}: {medians[kind]:.0f} ({min(samples):.0f}-{max(samples):.0f})")
     if timer and timer.profiles:
         folder = Path(args.profile)
         folder.mkdir(parents=True, exist_ok=True)
@@ -200,6 +191,7 @@ def run(url, args):
             stats.sort_stats("cumulative").print_stats(60)
             (folder / f"{kind.split(' (')[0].replace(' ', '_')}.txt").write_text(out.getvalue())
         print(f"profiles in {folder}")
+    print(orjson.dumps(medians).decode())  # last: the figures, for bench.ab
 
 
 if __name__ == "__main__":

@@ -5,21 +5,26 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import psutil
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-ROOT = Path(__file__).resolve().parents[1]
-PEER = ROOT / "bench" / "peer"
-sys.path.insert(0, str(ROOT))
+import services
+from services import embedded_redis
+from services.embedded_redis import free_port
+from shared import table
 
-from services import embedded_redis  # noqa: E402
-from services.embedded_redis import free_port  # noqa: E402
-from shared import table  # noqa: E402
+# The checkout under test (whose services/ this process imported: another one's under
+# bench.ab) and the one holding bench/ (the floor, the peer).
+ROOT = Path(services.__file__).resolve().parents[1]
+CHECKOUT = Path(__file__).resolve().parents[1]
+PEER = CHECKOUT / "bench" / "peer"
 
 
 def install_peer():
@@ -35,6 +40,18 @@ def install_peer():
         stdout=subprocess.DEVNULL,
         timeout=600,
     )
+
+
+@contextmanager
+def private_redis(**options):
+    """An embedded Redis of this benchmark's own in a temporary folder: its URL."""
+    with tempfile.TemporaryDirectory(prefix="bench-redis-") as directory:
+        process, url = embedded_redis.start(Path(directory), **options)
+        try:
+            yield url
+        finally:
+            process.terminate()
+            process.wait(10)
 
 
 def wait_for(url, process, timeout=60.0):
@@ -60,7 +77,7 @@ class Tablestream:
         self.run_dir = Path(run_dir)
         self.log_path = Path(log_path)
         self.workers = workers
-        self.root = Path(root)  # another checkout's services (bench/ab.py's A and B)
+        self.root = Path(root)
         self.env = env or {}
 
     def start(self):
@@ -146,18 +163,14 @@ class Peer:
 
 
 class Floor:
-    """bench/floor.py: Flask + gunicorn (the API's settings) + one Redis command; of
-    another checkout with `root` (its floor under its server settings)."""
+    """bench/floor.py: Flask + gunicorn (the API's settings) + one Redis command."""
 
     name = "floor"
-
-    def __init__(self, root=ROOT):
-        self.root = Path(root)
 
     def start(self):
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "bench/floor.py", "--port", str(self.port)], cwd=self.root
+            [sys.executable, "-m", "bench.floor", "--port", str(self.port)], cwd=CHECKOUT
         )
         self.base = f"http://127.0.0.1:{self.port}"
         wait_for(f"{self.base}/hello", self.process)

@@ -2,7 +2,7 @@
 
 gevent workers: a long-poll or an event stream mostly waits, and a greenlet waits for
 almost nothing, so one process holds thousands of them (bench/long_poll.py measures
-how many). One process per core (1, 3 or 4 on 2 cores: no faster, docs/performance.md).
+how many). One process per core (1, 3 or 4 on 2 cores measured no faster).
 
 Logs: JSON lines (LOG_FORMAT=text for a terminal) through services.ops.logs; the
 access line is the app's own (services.ops.web), with the request id and game id.

@@ -14,11 +14,13 @@ Each subcommand calls the module that does the work; this file only parses.
 import importlib
 import json
 import os
-import runpy
+import subprocess
 import sys
 from pathlib import Path
 
 import click
+
+from shared.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 PASS_THROUGH = {"ignore_unknown_options": True, "allow_extra_args": True}
@@ -39,7 +41,7 @@ def run():
 
 
 @cli.command()
-@click.option("--bind", default=lambda: f"0.0.0.0:{os.environ.get('PORT', '8000')}")
+@click.option("--bind", default=lambda: f"0.0.0.0:{Config.from_env().port}")
 def api(bind):
     """The API under gunicorn (deploy/gunicorn.conf.py) on BIND (0.0.0.0:$PORT)."""
     # deploy/ sits beside services/ in a checkout, or in the working directory (the image).
@@ -74,13 +76,14 @@ def rebuild(progress, jobs):
     """Throw every read model away and build them again from the streams."""
     from tqdm import tqdm
 
-    from services import deps
+    from services.projector import build
     from services.projector import rebuild as rebuilding
+    from shared.config import Config
 
     def bar(game_ids):
         return tqdm(game_ids, desc="rebuilding", unit="game", disable=not progress)
 
-    count = rebuilding.rebuild(deps.build(), jobs, progress=bar)
+    count = rebuilding.in_parallel(build.from_config, Config.from_env(), jobs, progress=bar)
     click.echo(f"rebuilt the read models of {count} games")
 
 
@@ -136,8 +139,9 @@ def bench(name, args):
     script = ROOT / "bench" / f"{name}.py"
     if not script.exists():
         raise click.ClickException(f"no benchmark {script}")
-    sys.argv = [str(script), *args]
-    runpy.run_path(str(script), run_name="__main__")
+    # bench/ is a package of the checkout (not installed): run it from the checkout's root.
+    command = [sys.executable, "-m", f"bench.{name}", *args]
+    sys.exit(subprocess.run(command, cwd=ROOT).returncode)
 
 
 @cli.command()

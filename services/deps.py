@@ -62,14 +62,9 @@ class Deps:
     def projector(self, consumer=None):
         """A projector that schedules bot moves and timers on this deployment's queue
         and webhook deliveries on its webhooks queue."""
-        from services.projector.projector import Expiry, Projector
-        from services.projector.retention import Retention
+        from services.projector.build import projector
 
-        expiry = Expiry(self.config.waiting_expires_after, self.config.idle_expires_after)
-        retention = Retention(self.config.finished_read_models_ttl)
-        return Projector(
-            self.store, self.scheduler, consumer, expiry, self.notifier, retention=retention
-        )
+        return projector(self, consumer)
 
     @property
     def webhook_queue(self):

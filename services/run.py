@@ -28,15 +28,16 @@ from pathlib import Path
 
 from services import embedded_redis
 from services.ops import logs
+from shared.config import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 log = logging.getLogger("tablestream.run")
 
 STABLE = 60.0  # a child up this long has its backoff reset
-# `BACKGROUND_NICE`: the projector and the workers at a lower CPU priority than the
-# API and Redis. Off by default: on a shared 2-core machine it made API requests wait
-# longer for a core, not shorter (docs/operations.md, "CPU priority").
-BACKGROUND_NICE = 0
+# `BACKGROUND_NICE` (Config.background_nice) puts the projector and the workers at a
+# lower CPU priority than the API and Redis. Off by default: on a shared 2-core machine
+# it made API requests wait longer for a core, not shorter (docs/operations.md, "CPU
+# priority").
 LONGEST_BACKOFF = 30.0
 PR_SET_PDEATHSIG = 1
 
@@ -198,8 +199,9 @@ def children(env, state):
     """Redis (embedded, unless REDIS_URL is set), the API, the projector and WORKERS
     RQ workers; each projector and worker with a free METRICS_PORT."""
     python = sys.executable
+    config = Config.from_env(env)
     found = []
-    if not env.get("REDIS_URL"):
+    if config.redis_url_from != "REDIS_URL":
         redis_port = embedded_redis.free_port()  # kept across restarts: the URL stays
         env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
 
@@ -212,7 +214,7 @@ def children(env, state):
     shutil.rmtree(metrics_dir, ignore_errors=True)
     metrics_dir.mkdir(parents=True)
     api_env = {**env, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
-    port = env.get("PORT", "8000")
+    port = config.port
     gunicorn = ["-m", "gunicorn", "--config", str(ROOT / "deploy" / "gunicorn.conf.py")]
     api = [python, *gunicorn, "--bind", f"127.0.0.1:{port}", "services.api:create_app()"]
     # SIGINT: gunicorn's quick shutdown (SIGTERM would wait for open streams).
@@ -220,7 +222,7 @@ def children(env, state):
     # PROJECTORS projectors share the feed through the consumer group (the first one is
     # "projector", the others "projector-2"...).
     projector = [python, "-m", "services.projector"]
-    for number in range(1, int(env.get("PROJECTORS", "1")) + 1):
+    for number in range(1, config.projectors + 1):
         name = "projector" if number == 1 else f"projector-{number}"
         found.append(_sidecar_child(name, projector, env))
     # Timers on a worker of their own, never busy with a bot's thinking when one falls
@@ -228,7 +230,7 @@ def children(env, state):
     timers = [python, "-m", "services.worker", "--queues", "timers"]
     found.append(_sidecar_child("timers", timers, env))
     worker = [python, "-m", "services.worker", "--queues", "bots"]
-    for number in range(1, int(env.get("WORKERS", "2")) + 1):
+    for number in range(1, config.workers + 1):
         found.append(_sidecar_child(f"worker-{number}", worker, env))
     # Webhook deliveries, on their own queue (no metrics server of their own yet).
     webhooks = [python, "-m", "services.webhooks", "worker"]
@@ -240,11 +242,11 @@ def children(env, state):
 def background_nice(env):
     """How much lower the projector's and the workers' CPU priority is than the API's
     and Redis' (BACKGROUND_NICE, 0 to 19)."""
-    return min(19, max(0, int(env.get("BACKGROUND_NICE", BACKGROUND_NICE))))
+    return Config.from_env(env).background_nice
 
 
 def _sidecar_child(name, command, env):
-    metrics_off = env.get("METRICS_PORT") == "0"
+    metrics_off = Config.from_env(env).metrics_port == 0
     port = None if metrics_off else embedded_redis.free_port()
     child_env = {**env, "METRICS_PORT": str(port or 0)}
     return Child(name, _launcher(command, child_env), port=port, nice=background_nice(env))
@@ -263,15 +265,17 @@ def main():
         signal.signal(sig, lambda number, _frame: stopping.append(number))
     env = dict(os.environ)
     env.setdefault("LOG_FORMAT", "text")  # a terminal's; deployments log JSON
-    logs.setup("run", fmt=env["LOG_FORMAT"])
-    state = Path(env.get("RUN_DIR", ROOT / ".run"))
+    config = Config.from_env(env)
+    logs.setup("run", fmt=config.log_format)
+    state = config.run_dir
     state.mkdir(parents=True, exist_ok=True)
     supervisor = Supervisor(children(env, state), state)
-    url = f"http://127.0.0.1:{env.get('PORT', '8000')}"
+    redis_url = Config.from_env(env).redis_url  # the embedded one's, if children() chose it
+    url = f"http://127.0.0.1:{config.port}"
     try:
         supervisor.start()
         if any(c.name == "redis" for c in supervisor.children):
-            log.info("embedded Redis at %s (data in %s)", env["REDIS_URL"], state / "redis")
+            log.info("embedded Redis at %s (data in %s)", redis_url, state / "redis")
         ready_since, last_report = None, time.monotonic()
         while not stopping:
             supervisor.tend()
@@ -287,7 +291,7 @@ def main():
     finally:
         supervisor.stop()
         if any(c.name == "redis" for c in supervisor.children):
-            embedded_redis.forget(state, env["REDIS_URL"])
+            embedded_redis.forget(state, redis_url)
 
 
 def _readiness(url):

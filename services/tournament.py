@@ -1,6 +1,6 @@
 """`python -m services.tournament`: bots against bots, in-process on the pure engines.
 
-No Redis, no worker: each game is a table (shared/table.py) folded in memory, every seat
+No Redis, no worker: each game is a table (shared/table/) folded in memory, every seat
 a bot that sees only its view and its own redacted feed, exactly as in the worker. For
 operators choosing a level, and for tuning the bots:
 

@@ -33,31 +33,61 @@ class Config:
     rate_limit_create: str = "120/minute"
     rate_limit_commands: str = "60/second;1800/minute"
     rate_limit_streams: int = 200
+    upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
     rate_limit_players: str = "30/hour"  # guest players made per client address
     # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
     player_issuers: str = ""
+    # Origins browsers may call the API from (comma-separated, or "*"); "" keeps CORS off.
+    cors_origins: str = ""
+    # What `make run` (services/run.py) starts, where it listens and keeps its state.
+    port: int = 8000
+    projectors: int = 1
+    workers: int = 2
+    background_nice: int = 0  # niceness added to the projectors and workers (0 to 19)
+    run_dir: Path = RUN_DIR
+    # Logs (services/ops/logs.py): "json" lines or "text", and the level.
+    log_format: str = "json"
+    log_level: str = "INFO"
+    # The /metrics, /healthz and /readyz server beside a projector or worker (0: none),
+    # and the folder the API's processes share their metrics in (prometheus_client's
+    # own variable, which it reads too).
+    metrics_port: int | None = None  # unset: none, but `make run` gives each a free port
+    metrics_host: str = "127.0.0.1"
+    metrics_dir: str | None = None
+    # /readyz's thresholds, seconds (services/ops/health.py).
+    ready_projector_lag: float = 10.0
+    ready_queue_age: float = 30.0
+    ready_heartbeat_age: float = 60.0
+    # Webhook deliveries (services/webhooks/settings.py).
+    webhook_allow_http: bool = False
+    webhook_allow_private: bool = False
+    webhook_attempts: int = 6
+    webhook_backoff_seconds: float = 2.0
+    webhook_timeout_seconds: float = 5.0
+    webhook_pause_after: int = 3
 
     @classmethod
     def from_env(cls, env=None):
-        """Read REDIS_URL (else the URL an embedded Redis of RUN_DIR wrote, else
-        127.0.0.1:6379), QUEUE_URL (defaults to REDIS_URL), REDIS_CLUSTER, TOKEN_SECRET,
-        FEED_PARTITIONS, KEY_PREFIX, WAITING_EXPIRES_AFTER, IDLE_EXPIRES_AFTER,
-        FINISHED_READ_MODELS_TTL (seconds, or 0/off), RATE_LIMITS, RATE_LIMIT_CREATE,
-        RATE_LIMIT_COMMANDS, RATE_LIMIT_STREAMS, TRUSTED_PROXIES, RATE_LIMIT_PLAYERS,
-        PLAYER_ISSUERS."""
+        """Every setting of the environment (`os.environ`, or `env`): REDIS_URL (else
+        the URL an embedded Redis of RUN_DIR wrote, else 127.0.0.1:6379), QUEUE_URL
+        (defaults to REDIS_URL), and each field below by its name in capitals (the
+        README's configuration table lists them). Read when used, so a process (or a
+        test) that changes its environment sees the change."""
         env = os.environ if env is None else env
         redis_url, redis_url_from = _redis_url(env)
         return cls(
             redis_url=redis_url,
             queue_url=env.get("QUEUE_URL") or redis_url,
             token_secret=env.get("TOKEN_SECRET") or None,
-            redis_cluster=env.get("REDIS_CLUSTER", "").lower() in ("1", "true", "yes"),
+            redis_cluster=_flag(env.get("REDIS_CLUSTER")),
             feed_partitions=int(env.get("FEED_PARTITIONS", "4")),
             key_prefix=env.get("KEY_PREFIX", ""),
             redis_url_from=redis_url_from,
-            waiting_expires_after=int(env.get("WAITING_EXPIRES_AFTER", 24 * 3600)),
-            idle_expires_after=int(env.get("IDLE_EXPIRES_AFTER", 7 * 24 * 3600)),
+            waiting_expires_after=int(
+                env.get("WAITING_EXPIRES_AFTER") or cls.waiting_expires_after
+            ),
+            idle_expires_after=int(env.get("IDLE_EXPIRES_AFTER") or cls.idle_expires_after),
             finished_read_models_ttl=_seconds_or_off(
                 env.get("FINISHED_READ_MODELS_TTL"), cls.finished_read_models_ttl
             ),
@@ -65,10 +95,40 @@ class Config:
             rate_limit_create=env.get("RATE_LIMIT_CREATE") or cls.rate_limit_create,
             rate_limit_commands=env.get("RATE_LIMIT_COMMANDS") or cls.rate_limit_commands,
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
+            upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
             rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
             player_issuers=env.get("PLAYER_ISSUERS", ""),
+            cors_origins=env.get("CORS_ORIGINS", ""),
+            port=int(env.get("PORT") or cls.port),
+            projectors=int(env.get("PROJECTORS") or cls.projectors),
+            workers=int(env.get("WORKERS") or cls.workers),
+            background_nice=min(19, max(0, int(env.get("BACKGROUND_NICE") or 0))),
+            run_dir=Path(env.get("RUN_DIR") or RUN_DIR),
+            log_format=(env.get("LOG_FORMAT") or cls.log_format).lower(),
+            log_level=(env.get("LOG_LEVEL") or cls.log_level).upper(),
+            metrics_port=int(env["METRICS_PORT"]) if env.get("METRICS_PORT") else None,
+            metrics_host=env.get("METRICS_HOST") or cls.metrics_host,
+            metrics_dir=env.get("PROMETHEUS_MULTIPROC_DIR") or None,
+            ready_projector_lag=float(env.get("READY_PROJECTOR_LAG") or cls.ready_projector_lag),
+            ready_queue_age=float(env.get("READY_QUEUE_AGE") or cls.ready_queue_age),
+            ready_heartbeat_age=float(env.get("READY_HEARTBEAT_AGE") or cls.ready_heartbeat_age),
+            webhook_allow_http=_flag(env.get("WEBHOOK_ALLOW_HTTP")),
+            webhook_allow_private=_flag(env.get("WEBHOOK_ALLOW_PRIVATE")),
+            webhook_attempts=int(env.get("WEBHOOK_ATTEMPTS") or cls.webhook_attempts),
+            webhook_backoff_seconds=float(
+                env.get("WEBHOOK_BACKOFF_SECONDS") or cls.webhook_backoff_seconds
+            ),
+            webhook_timeout_seconds=float(
+                env.get("WEBHOOK_TIMEOUT_SECONDS") or cls.webhook_timeout_seconds
+            ),
+            webhook_pause_after=int(env.get("WEBHOOK_PAUSE_AFTER") or cls.webhook_pause_after),
         )
+
+
+def _flag(raw):
+    """A yes/no setting: "1", "true" or "yes" (any case) is yes."""
+    return (raw or "").lower() in ("1", "true", "yes")
 
 
 def _seconds_or_off(raw, default):

@@ -10,6 +10,8 @@ A prefix (KEY_PREFIX) lets several deployments, or tests, share one Redis.
 
 from dataclasses import dataclass
 
+GROUP = "projectors"  # the feed's consumer group: every projector reads in it
+
 
 @dataclass(frozen=True)
 class Keys:
@@ -123,11 +125,6 @@ class Keys:
         return f"{self.prefix}live-by-due"
 
     @property
-    def old_live(self):
-        """The plain set `live` held before the sweep went incremental (migrated)."""
-        return f"{self.prefix}live"
-
-    @property
     def changes(self):
         """Pub/sub channel: "<game_id> <version>" once a game's read models are current."""
         return f"{self.prefix}changes"
@@ -136,6 +133,15 @@ class Keys:
         """The first answer to a request sent with an Idempotency-Key (digest of the key
         and its scope)."""
         return f"{self.prefix}idem:{digest}"
+
+    def imported(self, digest):
+        """The id of the game an uploaded log was stored as (digest of the log), so the
+        same log uploaded again answers that game."""
+        return f"{self.prefix}imported:{digest}"
+
+    def upload_quota(self, address, day):
+        """Bytes of uploaded logs stored from one client address on one day (UTC)."""
+        return f"{self.prefix}upload-quota:{day}:{address}"
 
     @property
     def webhook_dead_letters(self):

@@ -1,12 +1,12 @@
 """A connection of one process's own to one Redis server, for a hot loop's round trips.
 
 redis-py 8 wraps every call in layers (connection pool checkout and release, retries,
-observability hooks, response callbacks): on this machine ~110-140 us of CPU a GET,
-against ~30 us for sending the same packed command on a connection and reading the
-answer (docs/performance.md, "The projector and Redis a move"). The projector spends
-three round trips a batch, most of its CPU a move; `Link` sends a batch's commands as one
-write on a connection it keeps, and reads Redis' answers as they come (no response
-callbacks: a stream read is nested lists, not redis-py's dicts; see `stream_reads`).
+observability hooks, response callbacks) that cost several times what sending the same
+packed command on a connection and reading the answer does (bench/README.md, "Settled
+questions"). The projector's round trips are most of its CPU a move; `Link` sends a
+batch's commands as one write on a connection it keeps, and reads Redis' answers as
+they come (no response callbacks: a stream read is nested lists, not redis-py's dicts;
+see `stream_reads`).
 
 One thread at a time (the projector's loop). Not for a Redis Cluster: the caller keeps
 redis-py's path there.
@@ -90,7 +90,7 @@ class Link:
 def pooled_call(redis, *words):
     """One command on a connection of `redis`'s pool (a redis.Redis on one server),
     Redis' answer as it comes: none of redis-py's per-call layers (retries, response
-    callbacks, observability records; about 50 us of CPU a call under gevent). Safe
+    callbacks, observability records: a large share of a call's CPU under gevent). Safe
     under gevent: the pool hands each caller a connection of its own. An error reply
     is raised (ResponseError, NoScriptError...); so is any other failure, after
     redis-py's send and read have dropped the connection (an answer half read never

@@ -30,11 +30,13 @@ def verify(secret, token):
     every request it sends (the HMAC is most of a request's checks)."""
     try:
         game_id, seat, signature = token.split(".")
-        seat = seat if seat == CREATOR else int(seat)
     except ValueError:
         return None
-    if seat != CREATOR and seat < 0:
-        return None
+    if seat != CREATOR:
+        # One spelling a seat: "1", never "01", "+1" or " 1" (int() reads them all).
+        if not (seat.isascii() and seat.isdigit()) or (seat[0] == "0" and seat != "0"):
+            return None
+        seat = int(seat)
     if not hmac.compare_digest(signature, _signature(secret, game_id, seat)):
         return None
     return game_id, seat

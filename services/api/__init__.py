@@ -3,7 +3,6 @@ calls and read-model lookups; every error leaves as application/problem+json."""
 
 import importlib.util
 import inspect
-import os
 from pathlib import Path
 
 from flask import Flask, request, send_from_directory
@@ -25,6 +24,7 @@ from services.api import (
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 from services.ops import web as ops_web
+from shared.config import Config
 
 MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
 
@@ -145,7 +145,7 @@ def create_app(deps=None, *, spec_only=False):
     if deps is not None:
         limits.install(app, deps)
     idempotency.install(app)
-    cors.install(app, os.environ.get("CORS_ORIGINS", ""))
+    cors.install(app, Config.from_env().cors_origins)
     app.before_request(_json_bodies_only)
     app.before_request(body.check_json_body)
     app.after_request(caching.cache_headers)

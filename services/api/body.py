@@ -7,6 +7,8 @@ JSON strictly (it refuses all of those, and never recurses in Python); what it
 accepts and nests at most MAX_DEPTH deep the standard library reads safely too.
 """
 
+import json
+
 from flask import g, request
 
 from services.api.errors import ApiError
@@ -19,6 +21,9 @@ def check_json_body():
     """A before_request hook: refuse a JSON body that is not strict JSON or nests too
     deep (bad_request). Anything else, such as a missing body, is left to the route."""
     req = request._get_current_object()  # once: each use of the proxy looks it up again
+    charset = req.mimetype_params.get("charset")
+    if charset is not None and charset.lower() != "utf-8":
+        raise ApiError("unsupported_media_type", f"bodies are UTF-8; charset={charset} is not read")
     if not req.is_json:
         return
     data = req.get_data(cache=True)  # over MAX_CONTENT_LENGTH: 413 here
@@ -30,6 +35,7 @@ def check_json_body():
         raise ApiError("bad_request", f"the body is not valid JSON: {error}") from None
     if nests_deeper(value, MAX_DEPTH):
         raise ApiError("bad_request", f"the body nests deeper than {MAX_DEPTH} levels")
+    refuse_duplicate_keys(data)
     g.json_body = value  # read once: a route takes it from here (parsed())
 
 
@@ -39,6 +45,38 @@ def parsed():
     if "json_body" in g:
         return g.json_body
     return jsonutil.loads(request.get_data())
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _pairs(pairs):
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        raise _Duplicate(next(n for n in names if names.count(n) > 1))
+    return dict(pairs)
+
+
+def duplicate_key(data):
+    """The first name an object of the JSON `data` holds twice, or None. orjson keeps
+    the last of them silently; the standard library's hook sees every pair (safe here:
+    orjson has read `data` and its depth is bounded)."""
+    try:
+        json.loads(data, object_pairs_hook=_pairs)
+    except _Duplicate as found:
+        return str(found)
+    except RecursionError:  # deeper than Python recurses: refused as too deep anyway
+        raise ApiError("bad_request", "the body nests too deep") from None
+    return None
+
+
+def refuse_duplicate_keys(data):
+    """bad_request when an object in the JSON `data` names a field twice: two spellings
+    of one body ({"seat": 1, "seat": 2}) that parsers read differently."""
+    name = duplicate_key(data)
+    if name is not None:
+        raise ApiError("bad_request", f"the body names the field {name!r} twice")
 
 
 def nests_deeper(value, limit):

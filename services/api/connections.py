@@ -3,9 +3,8 @@
 Before each command redis-py asks the connection it takes from the pool whether it
 holds unread data (a reply left behind, or a closed socket), with `poll(0)` through
 the `select` module. Under gunicorn's gevent worker that module is gevent's, whose
-`poll` starts and stops a watcher on the hub for a check that never waits: about 100
-us of CPU a command here, near half of a GET's cost in redis-py (docs/performance.md,
-"fourth pass"). The kernel's own `poll(0)` answers the same question without
+`poll` starts and stops a watcher on the hub for a check that never waits, a large
+share of a GET's cost in redis-py. The kernel's own `poll(0)` answers the same question without
 blocking; when it finds something to read, redis-py's own check runs as before and
 decides (a pending reply, a closed socket, TLS bytes).
 """

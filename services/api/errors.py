@@ -35,6 +35,7 @@ STATUS = {
     "seat_resigned": 409,
     "seat_not_away": 409,
     "idempotency_key_in_use": 409,
+    "idempotency_answer_withheld": 409,
     "game_not_finished": 409,
     "payload_too_large": 413,
     "uri_too_long": 414,

@@ -2,7 +2,7 @@
 
 The other half of a move's requests is `POST /v1/{game}/{game_id}/commands` (or
 `/v1/games/...`): Flask's request context, routing, hooks and Response cost about as
-much as the command's own work (docs/performance.md, "fifth pass"). This WSGI
+much as the command's own work (docs/design.md, "The fast paths"). This WSGI
 middleware answers the plain case itself, through the same code as the route
 (`play.moved`), with the same status, headers, body, access line and metrics:
 
@@ -11,7 +11,7 @@ middleware answers the plain case itself, through the same code as the route
 - a plain `Bearer <token>` of a seat of that game (not the creator's), or a player's
   token whose seat this process knows (player_auth.seat_known);
 - a body that is strict JSON (orjson), an object with a string `type`, nested at
-  most body.MAX_DEPTH deep.
+  most body.MAX_DEPTH deep, no field named twice.
 
 Anything else goes to Flask untouched, before anything is counted or written (the
 body read here is handed on). Once a request is taken, it counts the seat's command
@@ -121,7 +121,7 @@ class FastCommands:
             return None
         if not isinstance(value, dict) or not isinstance(value.get("type"), str):
             return None
-        if body.nests_deeper(value, body.MAX_DEPTH):
+        if body.nests_deeper(value, body.MAX_DEPTH) or body.duplicate_key(data) is not None:
             return None
         return value
 

@@ -3,7 +3,7 @@
 Half of a move's requests are `GET /v1/{game}/{game_id}/view` (or `/v1/games/...`)
 whose stored view is newer than the client's `after`: one Redis GET, then the stored
 JSON as it is. Flask's request context, routing, hooks and Response cost more than
-that answer's own work (docs/performance.md, "fourth pass"). This WSGI middleware
+that answer's own work (docs/design.md, "The fast paths"). This WSGI middleware
 answers exactly that case itself, with the same bytes and headers as
 `play.view_answer` and the same access line and metrics (services/ops/web.answered).
 Anything else goes to Flask untouched: another method or path, a query other than

@@ -12,9 +12,32 @@ Request bodies get strict fields: JSON has types, so "3" is not a number and 2.5
 count.
 """
 
+import re
 import unicodedata
 
 from marshmallow import ValidationError, fields
+
+_DIGITS = re.compile(r"[0-9]+")
+_DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
+
+
+class QueryInteger(fields.Integer):
+    """A whole number in a query string, written one way: ASCII digits only (int()
+    would also read "+5", " 5" and Arabic-Indic digits)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not _DIGITS.fullmatch(value):
+            raise ValidationError("a whole number written in ASCII digits (0-9) only")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class QueryNumber(fields.Float):
+    """A number of seconds in a query string: ASCII digits, maybe a decimal point."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, str) or not _DECIMAL.fullmatch(value):
+            raise ValidationError("a number written in ASCII digits (0-9, maybe one '.')")
+        return super()._deserialize(value, attr, data, **kwargs)
 
 
 class Union(fields.Raw):

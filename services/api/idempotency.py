@@ -2,10 +2,16 @@
 
 The first request with a key marks it pending, runs, and stores its answer; a repeat
 (a phone retrying after a timeout) gets that stored answer and writes nothing. A key
-is scoped to the caller's bearer token, or, without one (creating a game), to the key
-itself; reusing it for a different request (another path or body) is refused with
-422 `idempotency_key_reused`, and a repeat that arrives while the first is still
-running waits for it, briefly, then gets 409 `idempotency_key_in_use`.
+is scoped to the caller's bearer token; reusing it for a different request (another
+path or body) is refused with 422 `idempotency_key_reused`, and a repeat that arrives
+while the first is still running waits for it, briefly, then gets 409
+`idempotency_key_in_use`.
+
+A request without a token (creating a game, claiming a seat, forking, uploading) names
+no caller: anyone may send the same key. Its key is scoped to the client address and
+the request itself (so another body is simply another request: nobody learns from a
+422 that a key was used), and an answer holding tokens is never sent again: a repeat
+gets 409 `idempotency_answer_withheld` and writes nothing.
 
 An answer is kept for KEEP seconds. A 5xx or a 429 is not kept (the retry runs again); a
 process that dies mid-request leaves the key pending for PENDING seconds at most.
@@ -16,6 +22,7 @@ import hashlib
 import time
 
 from flask import Response, g, request
+from flask_limiter.util import get_remote_address
 
 from services.api.deps import deps
 from services.api.errors import ApiError
@@ -40,9 +47,11 @@ def _before():
     if not 1 <= len(key) <= 255 or not key.isascii() or not key.isprintable():
         raise ApiError("bad_request", f"{HEADER} is 1 to 255 printable ASCII characters")
     d = deps()
-    scope = request.headers.get("Authorization", "")
-    digest = hashlib.sha256(f"{scope}\n{key}".encode()).hexdigest()
     fingerprint = hashlib.sha256(f"{request.path}\n".encode() + request.get_data()).hexdigest()
+    scope = request.headers.get("Authorization", "")
+    if not scope:  # no caller named: the address and the request itself
+        scope = f"anonymous {get_remote_address()} {fingerprint}"
+    digest = hashlib.sha256(f"{scope}\n{key}".encode()).hexdigest()
     redis_key = d.keys.idempotency(digest)
     pending = jsonutil.dumps({"fingerprint": fingerprint})
     deadline = time.monotonic() + WAIT
@@ -61,7 +70,7 @@ def _before():
         if time.monotonic() > deadline:
             raise ApiError("idempotency_key_in_use", "the first request with this key still runs")
         time.sleep(0.05)
-    g.idempotency = (redis_key, fingerprint)
+    g.idempotency = (redis_key, fingerprint, scope.startswith("anonymous "))
     return None
 
 
@@ -69,7 +78,7 @@ def _after(response):
     taken = g.pop("idempotency", None)
     if taken is None:
         return response
-    redis_key, fingerprint = taken
+    redis_key, fingerprint, anonymous = taken
     client = deps().redis
     if response.status_code >= 500 or response.status_code == 429 or response.is_streamed:
         client.delete(redis_key)
@@ -80,10 +89,37 @@ def _after(response):
         "headers": {h: response.headers[h] for h in KEPT_HEADERS if h in response.headers},
         "body": response.get_data(as_text=True),
     }
+    if anonymous and _holds_tokens(stored["body"]):
+        stored = {"fingerprint": fingerprint, "status": response.status_code, "withheld": True}
     client.set(redis_key, jsonutil.dumps(stored), ex=KEEP)
     return response
 
 
+def _holds_tokens(body):
+    """Whether an answer carries a bearer token (a field named `token` or `..._token`)."""
+    if "token" not in body:
+        return False
+    try:
+        pending = [jsonutil.loads(body)]
+    except jsonutil.JSONDecodeError:
+        return False
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if any(k == "token" or k.endswith("_token") for k in item):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def _replay(stored):
+    if stored.get("withheld"):
+        raise ApiError(
+            "idempotency_answer_withheld",
+            "the first request with this key succeeded; its answer held tokens, which are "
+            "sent once only",
+        )
     headers = {**stored["headers"], "Idempotent-Replayed": "true"}
     return Response(stored["body"], stored["status"], headers=headers)

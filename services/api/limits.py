@@ -5,6 +5,8 @@
 - Making guest players: RATE_LIMIT_PLAYERS per client address.
 - Commands: RATE_LIMIT_COMMANDS per seat (flask-limiter); this also bounds how
   often the seat on turn in Alien may shout a wrong CAPTURED!, which costs nothing.
+- Uploaded logs: UPLOAD_QUOTA bytes stored per client address a day (UTC); a log
+  answered as stored already costs nothing.
 - Open long-polls and event streams: at most RATE_LIMIT_STREAMS at once per client
   address. Each holds a lease in a sorted set per address (Redis, not the process);
   a lease ends with its request or, if the process dies, at its deadline (a stream
@@ -108,6 +110,7 @@ def install(app, deps):
     app.extensions["tablestream.seat_limits"] = SeatLimits(limiter, config)
     leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
     app.extensions["tablestream.leases"] = leases
+    app.extensions["tablestream.upload_quota"] = UploadQuota(deps, config.upload_quota)
 
 
 def _storage(config, client):
@@ -197,6 +200,47 @@ class SeatLimits:
         except (NoScriptError, ConnectionError, TimeoutError):  # redis-py's way: it
             breached = self._hits(keys=keys, args=self.expiries)  # loads it, retries
         return self.items[breached - 1] if breached else None
+
+
+# KEYS[1] the address's bytes today; ARGV: the upload's size, the quota, the key's
+# lifetime (s). Count the upload unless it takes the day past the quota.
+_CHARGE = """
+local used = redis.call('INCRBY', KEYS[1], ARGV[1])
+if used == tonumber(ARGV[1]) then redis.call('EXPIRE', KEYS[1], ARGV[3]) end
+if used > tonumber(ARGV[2]) then redis.call('DECRBY', KEYS[1], ARGV[1]) return 0 end
+return 1
+"""
+DAY = 24 * 3600
+
+
+class UploadQuota:
+    """The bytes of uploaded logs each client address may store a day."""
+
+    def __init__(self, deps, quota):
+        self.redis, self.keys, self.quota = deps.redis, deps.keys, quota
+        self._charge = self.redis.register_script(_CHARGE)
+
+    def _key(self):
+        return self.keys.upload_quota(get_remote_address(), int(time.time()) // DAY)
+
+    def charge(self, size):
+        """Count `size` bytes against the caller's day, or ApiError rate_limited."""
+        if self._charge(keys=[self._key()], args=[size, self.quota, DAY + 60]):
+            return
+        retry = DAY - int(time.time()) % DAY
+        raise ApiError(
+            "rate_limited",
+            f"your address has stored its {self.quota} bytes of uploaded logs for today",
+            headers={"Retry-After": str(retry)},
+        )
+
+
+def charge_upload(size):
+    """Count an upload of `size` bytes against its address's daily quota (none when the
+    limits are off); ApiError rate_limited past it."""
+    quota = current_app.extensions.get("tablestream.upload_quota")
+    if quota is not None:
+        quota.charge(size)
 
 
 class Leases:

@@ -19,7 +19,7 @@ from services.api.deps import deps, doc_only, errors, json_response, query_doc, 
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait
-from shared import jsonutil, table
+from shared import checkpoint, jsonutil, table
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a game")
 
@@ -134,7 +134,7 @@ def _view(d, game_id, seat):
 
 def projected(d, game_id):
     """The version the game's read models show (0 before the projector saw it)."""
-    return int(d.redis.hget(d.keys.checkpoint(game_id), "version") or 0)
+    return checkpoint.version(d.redis, d.keys, game_id)
 
 
 def watcher():

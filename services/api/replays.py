@@ -9,8 +9,9 @@ from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from services.api import schemas
-from services.api.deps import POSTED, deps, errors, json_response, refused
+from services.api import limits, schemas
+from services.api.body import refuse_duplicate_keys
+from services.api.deps import POSTED, deps, doc_only, errors, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import CONTRACTS
 from services.game import replays
@@ -23,6 +24,7 @@ NDJSON = "application/x-ndjson"
 UPLOAD_PATH = "/v1/replays"
 UPLOAD_LIMIT = 8 * 1024 * 1024  # a long game's whole log is well under 1 MB
 PUBLIC = []
+STORED_ALREADY = "The same log was uploaded before: the game stored then."
 # A finished game never changes again.
 FINISHED = {"Cache-Control": "public, max-age=3600"}
 
@@ -128,7 +130,8 @@ class Export(MethodView):
 @blp.route("/replays")
 class Upload(MethodView):
     @blp.response(201, schemas.Imported)
-    @errors(blp, 400, 409, 413, 415, 422)
+    @doc_only(blp.alt_response(200, schema=schemas.Imported, description=STORED_ALREADY))
+    @errors(blp, 400, 409, 413, 415, 422, 429)
     @blp.doc(
         operationId="importReplay",
         security=PUBLIC,
@@ -141,7 +144,12 @@ class Upload(MethodView):
         "under a new id (its game_created names the original in `imported_from`) and "
         "served by the replay, events and "
         "summary routes; otherwise the answer is a 422 `bad_log` whose `detail` is the "
-        "first problem found, and nothing is stored.",
+        "first problem found, and nothing is stored. A log naming a game of this server "
+        "must be exactly its log (`imported_from.verified`); a log from elsewhere is "
+        "stored as `dealt_by_creator`, since its writer may have chosen every card. The "
+        "same log uploaded again is not stored twice: the answer is a 200 naming the "
+        "game stored the first time. Each client address may store UPLOAD_QUOTA bytes of "
+        "logs a day (UTC); past it, a 429 `rate_limited`.",
         requestBody={
             "required": True,
             "content": {
@@ -156,10 +164,13 @@ class Upload(MethodView):
         problem = replay.shape_problem(records) or first_undocumented(records)
         if problem:
             raise ApiError("bad_log", problem)
+        size = len(request.get_data())
         with refused():
-            game_id, game, version = replays.import_log(deps().service, records)
+            game_id, game, version, new = replays.import_log(
+                deps().service, records, before_storing=lambda: limits.charge_upload(size)
+            )
         answer = {"id": game_id, "game": game, "version": version, "verdict": "checks_out"}
-        return json_response(answer, 201)
+        return json_response(answer, 201 if new else 200)
 
 
 def uploaded_records():
@@ -168,9 +179,12 @@ def uploaded_records():
     if request.mimetype == NDJSON:
         lines = [line for line in raw.splitlines() if line.strip()]
         try:
-            return [jsonutil.loads(line) for line in lines]
+            records = [jsonutil.loads(line) for line in lines]
         except jsonutil.JSONDecodeError:
             raise ApiError("bad_request", "a line of the log is not JSON") from None
+        for line in lines:
+            refuse_duplicate_keys(line)
+        return records
     try:
         body = jsonutil.loads(raw)
     except jsonutil.JSONDecodeError:

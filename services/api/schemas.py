@@ -4,7 +4,7 @@ generated from these same classes, and request bodies are validated with them.""
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from services.api.errors import STATUS
-from services.api.fields import Count, Flag, Seconds, Seed, Text
+from services.api.fields import Count, Flag, QueryInteger, QueryNumber, Seconds, Seed, Text
 from services.api.games import CONTRACTS
 from services.api.games.contract import ForkedFrom, PublicSeat, Summary
 from services.api.games.replay import REPLAYS
@@ -188,11 +188,11 @@ class Claimed(Schema):
 
 
 class ReplayQuery(Schema):
-    at = fields.Integer(
+    at = QueryInteger(
         validate=validate.Range(min=1),
         metadata={"description": "The version to replay to (default: the last)."},
     )
-    seat = fields.Integer(
+    seat = QueryInteger(
         validate=validate.Range(min=0),
         metadata={"description": "As this seat saw it (default: a spectator)."},
     )
@@ -240,11 +240,11 @@ class Lobby(Schema):
 
 
 class ViewQuery(Schema):
-    after = fields.Integer(
+    after = QueryInteger(
         validate=VERSION,
         metadata={"description": "Long-poll: answer once the game's version passes this."},
     )
-    wait = fields.Float(
+    wait = QueryNumber(
         load_default=0,
         validate=validate.Range(min=0, max=MAX_WAIT),
         metadata={"description": "Long-poll: seconds to wait at most (30)."},
@@ -252,8 +252,8 @@ class ViewQuery(Schema):
 
 
 class EventsQuery(Schema):
-    after = fields.Integer(load_default=0, validate=VERSION)
-    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    after = QueryInteger(load_default=0, validate=VERSION)
+    limit = QueryInteger(load_default=100, validate=validate.Range(min=1, max=1000))
 
 
 class LobbyQuery(Schema):
@@ -263,7 +263,7 @@ class LobbyQuery(Schema):
         validate=validate.OneOf(["newest", "oldest"]),
         metadata={"description": "By creation time; newest first by default."},
     )
-    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=200))
+    limit = QueryInteger(load_default=50, validate=validate.Range(min=1, max=200))
 
 
 class Problem(Schema):

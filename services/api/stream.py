@@ -86,11 +86,17 @@ class EventStream(MethodView):
 
 
 def _resume_point():
-    raw = request.headers.get("Last-Event-ID") or request.args.get("after") or "0"
-    try:
-        after = int(raw)
-    except ValueError:
-        raise ApiError("bad_request", "Last-Event-ID and after are versions (integers)") from None
+    """Where a stream resumes: Last-Event-ID when the client (EventSource) sends it,
+    else `?after`, else 0. Both are checked whenever they are sent."""
+    given = [request.headers.get("Last-Event-ID"), request.args.get("after")]
+    after = [_version(raw) for raw in given if raw is not None]
+    return after[0] if after else 0
+
+
+def _version(raw):
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(MAX_VERSION)):
+        raise ApiError("bad_request", "Last-Event-ID and after are versions (ASCII digits)")
+    after = int(raw)
     if not 0 <= after <= MAX_VERSION:
         raise ApiError("bad_request", f"Last-Event-ID and after are versions, 0 to {MAX_VERSION}")
     return after

@@ -4,12 +4,19 @@ An uploaded log is stored as a game of its own, under a new id, only once it che
 (shared.replay): its stream is written in one script with each event's own time, so no
 reader ever sees it half-written, and the game is finished from its first read, so no
 bot or timer is ever scheduled for it.
+
+What the server cannot check in a log it does not take from it: a log naming a game of
+this server must be exactly that game's log (then `imported_from` says so, `verified`);
+a log from elsewhere is marked `dealt_by_creator`, since whoever wrote it may have
+chosen every card. The same log uploaded twice is stored once.
 """
 
+import hashlib
 import secrets
+import time
 
 from services.game.service import new_game_id
-from shared import jsonutil, replay
+from shared import jsonutil, replay, table
 from shared.games.base import RuleError
 from shared.store import FEED_MAXLEN
 
@@ -35,22 +42,85 @@ def whole_log(service, game_id):
     return version, current, records
 
 
-def import_log(service, records):
-    """Check an uploaded log and store it as a new game; returns (id, game, version).
-    Raises RuleError("bad_log") with the first problem found, storing nothing."""
+# How long a second upload of a log waits for the first one's write to finish.
+_WRITING = 2.0
+
+# KEYS[1] the log's digest key; ARGV: the id it held, the new one. Takes the digest
+# over from an upload that died before writing its game.
+_TAKE_OVER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2]) return 1 end
+return 0
+"""
+
+
+def import_log(service, records, before_storing=lambda: None):
+    """Check an uploaded log and store it as a new game; returns (id, game, version,
+    new): `new` is False when the same log was stored already, and the id is then that
+    game's. Raises RuleError("bad_log") with the first problem found, storing nothing.
+    `before_storing` runs only when the log is new, just before it is stored (a quota:
+    what it raises stores nothing)."""
     problems = replay.problems_of_upload(records)
     if problems:
         raise RuleError("bad_log", problems[0])
-    game_id = new_game_id()
     created = records[0]
+    origin = _origin(service.store, records)
+    store, redis = service.store, service.store.redis
+    digest_key = store.keys.imported(hashlib.sha256(jsonutil.dumps(records)).hexdigest())
+    game_id = new_game_id()
+    while not redis.set(digest_key, game_id, nx=True):
+        stored = _stored_as(store, digest_key)
+        if stored is not None:
+            return stored, created["game"], len(records), False
+        # The upload that took the digest died before writing its game: take it over.
+        held = redis.get(digest_key)
+        if held is not None and redis.eval(_TAKE_OVER, 1, digest_key, held, game_id):
+            break
     first = {
         **replay.bare(created),
         "id": game_id,
-        "imported_from": {"game": created["id"]},
+        "imported_from": {"game": created["id"], "verified": origin is not None},
+        # This server dealt its own games; a log from elsewhere, anyone may have written.
+        "dealt_by_creator": origin["dealt_by_creator"] if origin else True,
     }
     events = [first, *(replay.bare(r) for r in records[1:])]
-    _write(service.store, game_id, events, [r["at"] for r in records])
-    return game_id, created["game"], len(records)
+    try:
+        before_storing()
+        _write(store, game_id, events, [r["at"] for r in records])
+    except BaseException:
+        redis.delete(digest_key)
+        raise
+    return game_id, created["game"], len(records), True
+
+
+def _origin(store, records):
+    """The table of the game of this server the log names, when the log is exactly its
+    log; None when no game of this server has that id. A log that names one of this
+    server's games but is not its log (renamed seats, another seed...) is refused."""
+    claimed = records[0]["id"]
+    if not isinstance(claimed, str) or not store.version(claimed):
+        return None
+    stored = [{**r.event, "version": r.version, "at": r.at} for r in store.read(claimed)]
+    if stored != records:
+        raise RuleError(
+            "bad_log", f"the log names the game {claimed} of this server but is not its log"
+        )
+    return table.evolve(None, stored[0])
+
+
+def _stored_as(store, digest_key):
+    """The id of the game stored under a log's digest once its stream is written
+    (waiting briefly for an upload writing it now); None when nothing was written."""
+    deadline = time.monotonic() + _WRITING
+    while True:
+        held = store.redis.get(digest_key)
+        if held is None:
+            return None
+        held = held.decode() if isinstance(held, bytes) else held
+        if store.version(held):
+            return held
+        if time.monotonic() > deadline:
+            return None
+        time.sleep(0.02)
 
 
 def _write(store, game_id, events, times):

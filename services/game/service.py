@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 
 from services.ops import metrics
-from shared import jsonutil, table, tokens
+from shared import checkpoint, table, tokens
 from shared.games.base import RuleError
 from shared.store import Record, VersionConflict
 
@@ -187,7 +187,7 @@ class GameService:
             self._cache.move_to_end(game_id)
             return hit
         if hit is None:
-            hit = read_checkpoint(self.store.redis, self.keys, game_id)
+            hit = checkpoint.read(self.store.redis, self.keys, game_id)
         version, current = hit
         tail = self.store.read(game_id, after=version)
         if tail:
@@ -214,10 +214,3 @@ class GameService:
 
 def new_game_id():
     return secrets.token_hex(6)
-
-
-def read_checkpoint(redis, keys, game_id):
-    """(version, table) the projector last built this game's read models from; (0, None)
-    when it has not seen the game yet."""
-    version, raw = redis.hmget(keys.checkpoint(game_id), ["version", "table"])
-    return (0, None) if version is None else (int(version), jsonutil.loads(raw))

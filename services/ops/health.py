@@ -11,7 +11,6 @@ Ready (`/readyz`): the deployment can play a game end to end right now:
 Each threshold is an environment variable (seconds); see docs/operations.md.
 """
 
-import os
 import time
 from datetime import UTC, datetime
 
@@ -19,13 +18,15 @@ from prometheus_client.core import GaugeMetricFamily
 from rq import Queue, Worker
 from rq.registry import ScheduledJobRegistry
 
-DEFAULTS = {"READY_PROJECTOR_LAG": 10.0, "READY_QUEUE_AGE": 30.0, "READY_HEARTBEAT_AGE": 60.0}
+from shared.config import Config
+from shared.keys import GROUP
+
 BEAT_EVERY = 5.0  # seconds between a projector's heartbeats
 
 
 def threshold(name, env=None):
-    env = os.environ if env is None else env
-    return float(env.get(name) or DEFAULTS[name])
+    """One of /readyz's thresholds (READY_PROJECTOR_LAG...), seconds, as configured now."""
+    return getattr(Config.from_env(env), name.lower())
 
 
 def _now_ms():
@@ -73,8 +74,6 @@ class Heartbeat:
 def feed_lag_seconds(d, now_ms=None):
     """Age of the oldest feed notification no projector has finished with (pending in
     the consumer group, or not delivered yet); 0 when there is none."""
-    from services.projector.projector import GROUP
-
     now_ms = now_ms or _now_ms()
     oldest = None
     for partition in range(d.store.partitions):

@@ -8,10 +8,12 @@ JSON record holding what it answered and its traceback (`exc_info`).
 
 import logging
 import logging.config
-import os
+import re
 import time
 
 from pythonjsonlogger.orjson import OrjsonFormatter
+
+from shared.config import Config
 
 ACCESS = "tablestream.access"
 
@@ -60,8 +62,28 @@ class _SameSecond:
         return self.default_msec_format % (made[1], record.msecs)
 
 
+# Characters that would end or rewrite a line of text: C0 and C1 controls, DEL, and the
+# Unicode line and paragraph separators.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def escape_controls(text):
+    """`text` with each control character written as a Python escape (`\\n`, `\\x1b`)."""
+    return _CONTROL.sub(lambda found: repr(found.group())[1:-1], text)
+
+
 class TextFormatter(_SameSecond, logging.Formatter):
-    pass
+    """One line a record: a message's control characters (a `%0a` in a requested path
+    arrives as a newline) are escaped, so no client can write a line of its own. A
+    traceback keeps its lines."""
+
+    def format(self, record):
+        message = record.getMessage()
+        if not _CONTROL.search(message):
+            return super().format(record)
+        escaped = logging.makeLogRecord(record.__dict__)
+        escaped.msg, escaped.args = escape_controls(message), None
+        return super().format(escaped)
 
 
 # orjson's: the same fields at about half the cost of the standard library's json (an
@@ -73,8 +95,9 @@ class JsonFormatter(_SameSecond, OrjsonFormatter):
 def dict_config(process, fmt=None, level=None):
     """A logging.config.dictConfig for `process`: every logger to stderr through one
     handler, JSON lines or text. gunicorn's own loggers are sent through it too."""
-    fmt = (fmt or os.environ.get("LOG_FORMAT") or "json").lower()
-    level = (level or os.environ.get("LOG_LEVEL") or "INFO").upper()
+    config = Config.from_env()
+    fmt = (fmt or config.log_format).lower()
+    level = (level or config.log_level).upper()
     return {
         "version": 1,
         "disable_existing_loggers": False,

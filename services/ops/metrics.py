@@ -10,7 +10,6 @@ deploy/gunicorn.conf.py makes and empties one) sums their files on each scrape. 
 projector and the worker are one process each and serve their own registry.
 """
 
-import os
 import time
 from contextlib import contextmanager
 
@@ -24,6 +23,8 @@ from prometheus_client import (
     generate_latest,
     multiprocess,
 )
+
+from shared.config import Config
 
 # Request latency: most answers take milliseconds, a long-poll up to 30 s.
 REQUEST_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
@@ -125,7 +126,8 @@ def bot_deciding(bot):
 
 
 def multiprocess_dir():
-    return os.environ.get("PROMETHEUS_MULTIPROC_DIR") or None
+    """The folder the API's processes share their metrics in, or None (one process)."""
+    return Config.from_env().metrics_dir
 
 
 def exposition(*collectors):

@@ -4,12 +4,12 @@
 
 import json
 import logging
-import os
 import threading
 from socketserver import ThreadingMixIn
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 from services.ops import health, metrics
+from shared.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +67,11 @@ class _Quiet(WSGIRequestHandler):
 def serve(d, alive=lambda: True, collectors=(), port=None, host=None):
     """Serve app(...) in a daemon thread when METRICS_PORT (or `port`) is set; returns
     the server, or None."""
-    port = int(port if port is not None else os.environ.get("METRICS_PORT") or 0)
+    config = Config.from_env()
+    port = int(port if port is not None else config.metrics_port or 0)
     if not port:
         return None
-    host = host or os.environ.get("METRICS_HOST") or "127.0.0.1"
+    host = host or config.metrics_host
     server = make_server(
         host, port, app(d, alive, collectors), server_class=_Threaded, handler_class=_Quiet
     )

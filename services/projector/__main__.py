@@ -7,7 +7,7 @@ import signal
 
 from services import deps as deps_module
 from services.ops import health, logs, sidecar
-from services.projector import rebuild
+from services.projector import build, rebuild
 
 
 def main(argv=None):
@@ -19,12 +19,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     logs.setup("projector")
     d = deps_module.build()
-    projector = d.projector()
+    projector = build.projector(d)
     config = d.config
     # Say which Redis, and why: a rebuild deletes that server's lobby and checkpoints.
     print(f"Redis: {config.redis_url} (from {config.redis_url_from})", flush=True)
     if args.command == "rebuild":
-        count = rebuild.rebuild(d, args.jobs)
+        count = rebuild.in_parallel(build.from_config, config, args.jobs)
         print(f"rebuilt the read models of {count} games")
         return
     stopping = []

@@ -22,6 +22,7 @@ scripts).
 
 from redis.cluster import RedisCluster
 
+from services.projector import models
 from shared import jsonutil, table
 from shared.players import naming
 from shared.players.store import PlayerStore
@@ -71,7 +72,7 @@ class PlayerModels:
         ids = naming.player_ids(current)
         return naming.named(current, self.names(ids)) if ids else current
 
-    def render_named(self, folded, read_models):
+    def render_named(self, folded):
         """Render the read models of the folded games that seat players (left
         unrendered by the fold), with their players' names read in one round trip."""
         pending = [g for g, (_, _, _, documents) in folded.items() if documents is None]
@@ -80,9 +81,7 @@ class PlayerModels:
         names = self.names({p for g in pending for p in naming.player_ids(folded[g][2])})
         for game_id in pending:
             was, tail, current, _ = folded[game_id]
-            models = read_models(naming.named(current, names), tail.version)
-            docs = {name: jsonutil.dumps(document) for name, document in models.items()}
-            folded[game_id] = (was, tail, current, (jsonutil.dumps(current), docs))
+            folded[game_id] = (was, tail, current, models.documents(current, tail.version, names))
 
     def after_save(self, saved, tell=True):
         """Write the entries (and, with `tell`, the new inbox items) of every player

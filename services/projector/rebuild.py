@@ -6,27 +6,74 @@ the same game's read models."""
 
 import multiprocessing
 
-from services import deps as deps_module
-from services.projector.projector import REBUILD_BATCH
+from services.projector.indexes import UNINDEXED
+from services.projector.known import Known
+from shared import games
+
+# Games a rebuild reads and writes in one round trip each (more: a batch's parsed
+# streams outgrow the memory Python keeps, and each batch faults it in again).
+REBUILD_BATCH = 25
 
 _projector = None  # each process's own, made by _start
 
 
-def rebuild(d, jobs=1, progress=iter, batch=None):
-    """Rebuild the read models of deployment `d` with `jobs` processes (1: this one;
-    the others connect as `d.config` says). `progress` wraps the game ids. Returns how
-    many games; the first game that failed stops the rebuild."""
-    projector = d.projector()
+def rebuild(projector, progress=iter):
+    """Throw every read model away and project every game again from its stream, in
+    this process. `progress` wraps the game ids (a progress bar). Returns how many."""
+    game_ids = forget_read_models(projector)
+    batch = []
+    for game_id in progress(game_ids):
+        batch.append(game_id)
+        if len(batch) == REBUILD_BATCH:
+            rebuild_batch(projector, batch)
+            batch = []
+    rebuild_batch(projector, batch)
+    return len(game_ids)
+
+
+def forget_read_models(projector):
+    """A rebuild's first step: delete every checkpoint and the lobby and live
+    indexes. Returns the ids of every game, whose read models are to be rebuilt."""
+    keys = projector.keys
+    game_ids = projector.store.game_ids()
+    pipe = projector.redis.pipeline(transaction=False)
+    indexes = [keys.lobby, *map(keys.lobby_of, games.NAMES), keys.live]
+    for key in [*indexes, *map(keys.checkpoint, game_ids)]:
+        pipe.delete(key)  # one key a command: they live on different cluster slots
+    pipe.execute()
+    projector.players.forget_read_models()
+    projector.known.clear()
+    return game_ids
+
+
+def rebuild_batch(projector, game_ids):
+    """Project a batch of games whose checkpoints and indexes a rebuild deleted
+    (`forget_read_models`); the first game that failed stops the rebuild."""
+    if not game_ids:
+        return
+    # No checkpoint now (none to read or check), and in no index.
+    known = dict.fromkeys(game_ids, Known(0, None, UNINDEXED))
+    for result in projector.project_known(known).values():
+        if isinstance(result, Exception):
+            raise result
+
+
+def in_parallel(make_projector, config, jobs=1, progress=iter, batch=None):
+    """Rebuild the read models of a deployment with `jobs` processes (1: this one):
+    each builds its projector with `make_projector(config)`. `progress` wraps the game
+    ids. Returns how many games; the first game that failed stops the rebuild."""
+    projector = make_projector(config)
     if jobs <= 1:
-        return projector.rebuild(progress)
-    game_ids = projector.forget_read_models()
+        return rebuild(projector, progress)
+    game_ids = forget_read_models(projector)
     # At least 4 batches a process, so that none is left with the last big one alone.
     batch = batch or max(1, min(REBUILD_BATCH, len(game_ids) // (4 * jobs)))
     batches = [game_ids[i : i + batch] for i in range(0, len(game_ids), batch)]
     shown = iter(progress(game_ids))
     # forkserver, not fork: a process forked from one with threads (a web app's, a test
     # run's) can inherit a lock another thread held and hang; the test suite's did.
-    with multiprocessing.get_context("forkserver").Pool(jobs, _start, (d.config,)) as pool:
+    context = multiprocessing.get_context("forkserver")
+    with context.Pool(jobs, _start, (make_projector, config)) as pool:
         for done in pool.imap_unordered(_rebuild_batch, batches):
             for _ in range(done):
                 next(shown, None)
@@ -35,11 +82,11 @@ def rebuild(d, jobs=1, progress=iter, batch=None):
     return len(game_ids)
 
 
-def _start(config):
+def _start(make_projector, config):
     global _projector
-    _projector = deps_module.build(config).projector()
+    _projector = make_projector(config)
 
 
 def _rebuild_batch(game_ids):
-    _projector.rebuild_batch(game_ids)
+    rebuild_batch(_projector, game_ids)
     return len(game_ids)

@@ -10,15 +10,16 @@ projected (services/api/play.py).
 
 from dataclasses import dataclass
 
+from shared.config import Config
+
 OVER = ("finished", "cancelled")
-WEEK = 7 * 24 * 3600
 
 
 @dataclass(frozen=True)
 class Retention:
     """`seconds` 0: the read models of games that are over are kept for good."""
 
-    seconds: int = WEEK
+    seconds: int = Config.finished_read_models_ttl
 
     def read_model_keys(self, keys, game_id, current):
         """Every read model key of one game: checkpoint, summary, spectator and seats."""

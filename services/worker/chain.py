@@ -30,9 +30,8 @@ import random
 import time
 import uuid
 
-from services.game.service import read_checkpoint
 from services.ops import metrics
-from shared import bots, jsonutil, table
+from shared import bots, checkpoint, jsonutil, table
 from shared.games.base import RuleError
 from shared.store import Record, VersionConflict
 
@@ -185,7 +184,7 @@ class BotChain:
         is woken by the projector itself, which finds the lease gone."""
         if not self.connection.eval(_RELEASE, 1, self.lease, token) or not wake:
             return
-        seen, current = read_checkpoint(self.d.redis, self.d.keys, self.game_id)
+        seen, current = checkpoint.read(self.d.redis, self.d.keys, self.game_id)
         if current is None or seen < version or current["status"] != "active":
             return
         for seat, place in enumerate(current["seats"]):

@@ -33,32 +33,16 @@ events folded into it; any other with `evolve`, which copies the state at every 
 a game with reflexes and `reflex_commands` has each seat's reflexes listed by it at
 every step, rather than by filtering `legal`.
 
-Speed (bench/playouts.py, whole play-outs per second, median of 6 positions, 2 players,
-1 December 2026, load average 10.6 to 11.2 on the shared 2 cores, three interleaved
-runs of the code before (4aebf5c) and after; the ratios scatter with the load):
-Alebrijes x1.46, Alien x1.10, Alakablast x1.61, Abluxxen x2.5 (clone without a call
-per leaf for every game; folds in place for Alebrijes and Abluxxen). Cut short at
-HORIZON, Abluxxen made 52.5 play-outs a second in one run (whole ones: 30 to 39);
-Alebrijes's rounds are short enough that HORIZON rarely cuts them.
-
-Strength (the tournament, 300 ms a decision, --seed 1 --jobs 2, load average 8 to 14):
-against greedy, Alebrijes (1 round) 0.575 [0.506, 0.641] at 2 players (200 games),
-0.415 [0.349, 0.484] at 3 (fair 0.33, 200 games); Abluxxen 0.710 [0.644, 0.768] at 2
-(200 games, load 6 to 7), 0.780 [0.689, 0.850] at 3 (100 games, load 2 to 4);
-Alakablast 0.713 [0.646, 0.771] at 2 (200 games, load 3 to 6), 0.518 [0.449, 0.587]
-at 3 (200 games, load 6 to 8); Alien, its play-outs read by `evaluate` at `cut`, 0.568
-[0.519, 0.615] at 2 (seeds 1 and 2, 400 games, load 6 to 10), 0.358 [0.317, 0.401] at 3
-(500 games: not yet over fair; 0.358 [0.321, 0.397] over 600 with the rivals' play read
-card by card, bots-alien3; 0.384 [0.351, 0.418] over 800 on fresh seeds with Alien's
-CONFIDENCE 1.5 and MIN_GAIN 0.03, bots-alien4). docs/bots.md has the commands.
+Speed and strength: `python -m bench.playouts` counts the play-outs a second per game
+(folding in place, and cutting at HORIZON, are what make them cheap), and the
+tournament measures each level against the others; docs/bots.md has the latest
+figures and their commands.
 
 Why not a tree. The level is named for information-set MCTS, and a single-observer,
 open-loop ISMCTS with progressive widening was written first. But a decision gets only
-a few dozen play-outs at 300 ms on this machine, too few to grow a useful tree, and
-comparing candidates on common worlds measured stronger: head to head against greedy
-at 2 players, 100 ms a decision, 64 games of each game on the same seeds (the
-tournament, with the four games' bot modules as they stood on 1 December), the tree
-won 0.45 of the games on average and these paired play-outs 0.54.
+a few dozen play-outs at 300 ms, too few to grow a useful tree, and comparing
+candidates on common worlds measured stronger head to head against greedy (the tree
+won 0.45 of the games on average, these paired play-outs 0.54, on the same seeds).
 
 Time: the whole search, sampling included, runs within `think_ms` milliseconds. It
 reads the clock at every step (one command in a world, or drawing a world) and stops at

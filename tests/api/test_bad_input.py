@@ -1,4 +1,4 @@
-"""Hostile input (issue 13): every case is a 400 problem+json with a stable code, never a
+"""Hostile input: every case is a 400 problem+json with a stable code, never a
 500, and nothing is written. Each was a 500, or was accepted silently, before."""
 
 import json

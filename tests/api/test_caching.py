@@ -1,4 +1,4 @@
-"""What caches may keep (issue 13): a seat's answers share their URL with every other
+"""What caches may keep: a seat's answers share their URL with every other
 seat's, so no shared cache may keep them and each varies by Authorization."""
 
 import pytest

@@ -35,25 +35,58 @@ def stream_length(deps, game_id):
     return deps.redis.xlen(deps.keys.events(game_id))
 
 
-def test_a_repeated_creation_with_one_idempotency_key_creates_one_game(client, deps):
+def games_stored(deps):
+    return len(list(deps.redis.scan_iter(match=deps.keys.events_pattern())))
+
+
+def test_a_repeated_creation_creates_one_game_and_never_hands_its_tokens_out_again(client, deps):
     headers = {"Idempotency-Key": "create-1"}
     first = client.post("/v1/games", json=ALEBRIJES, headers=headers)
-    again = client.post("/v1/games", json=ALEBRIJES, headers=headers)
-    assert first.status_code == again.status_code == 201
-    assert again.get_json() == first.get_json()
-    assert again.headers["Idempotent-Replayed"] == "true"
-    games = list(deps.redis.scan_iter(match=deps.keys.events_pattern()))
-    assert len(games) == 1
+    assert first.status_code == 201
+    issued = [first.get_json()["creator_token"], *(s["token"] for s in first.get_json()["seats"])]
+    elsewhere = {"REMOTE_ADDR": "192.0.2.9"}
+    for environ in ({}, elsewhere):
+        again = client.post("/v1/games", json=ALEBRIJES, headers=headers, environ_base=environ)
+        assert not any(token.encode() in again.get_data() for token in issued)
+        if not environ:  # the same address: the same request, withheld
+            assert again.status_code == 409
+            assert again.get_json()["code"] == "idempotency_answer_withheld"
+    # From elsewhere the key is another caller's own: a game of its own.
+    assert again.status_code == 201 and again.get_json()["id"] != first.get_json()["id"]
+    assert games_stored(deps) == 2
 
 
-def test_a_key_reused_for_another_body_is_refused_and_writes_nothing(client, deps):
+def test_a_claims_token_is_not_replayed_to_another_caller(client, deps):
+    body = {**ALEBRIJES, "seats": [{"name": "ana"}, {"open": True}]}
+    game_id = client.post("/v1/games", json=body).get_json()["id"]
+    headers = {"Idempotency-Key": "claim-1"}
+    claim = {"name": "bea"}
+    first = client.post(f"/v1/games/{game_id}/seats/1", json=claim, headers=headers)
+    assert first.status_code == 200, first.get_json()
+    token = first.get_json()["token"]
+    again = client.post(f"/v1/games/{game_id}/seats/1", json=claim, headers=headers)
+    assert again.get_json()["code"] == "idempotency_answer_withheld"
+    assert token.encode() not in again.get_data()
+
+
+def test_an_anonymous_key_cannot_be_probed_with_another_body(client, deps):
     headers = {"Idempotency-Key": "create-2"}
     client.post("/v1/games", json=ALEBRIJES, headers=headers)
     other = {**ALEBRIJES, "options": {"seed": 8}}
     answer = client.post("/v1/games", json=other, headers=headers)
+    assert answer.status_code == 201  # another request: nothing says the key was used
+    assert games_stored(deps) == 2
+
+
+def test_a_key_reused_for_another_body_under_one_token_is_refused(client, deps, game):
+    game_id, tokens = game
+    seat, command = first_legal(client, game_id, tokens)
+    headers = auth(tokens[seat], **{"Idempotency-Key": "move-2"})
+    path = f"/v1/games/{game_id}/commands"
+    assert client.post(path, json=command, headers=headers).status_code == 200
+    answer = client.post(path, json={**command, "x": 1}, headers=headers)
     assert answer.status_code == 422
     assert answer.get_json()["code"] == "idempotency_key_reused"
-    assert len(list(deps.redis.scan_iter(match=deps.keys.events_pattern()))) == 1
 
 
 def test_a_retried_command_answers_the_first_answer_and_moves_once(client, deps, game):

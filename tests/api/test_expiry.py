@@ -1,4 +1,4 @@
-"""Issue 13, item 3: an expired game, as a client sees it through the API."""
+"""An expired game, as a client sees it through the API."""
 
 from services import deps as deps_module
 from services.api.games import CONTRACTS

@@ -1,4 +1,4 @@
-"""The lobby (issue 13): newest first, never hidden by a flood of older tables, and each
+"""The lobby: newest first, never hidden by a flood of older tables, and each
 game's own list complete, on fakeredis and on a real Redis."""
 
 import time

@@ -140,7 +140,7 @@ def test_an_export_comes_back_as_a_game_of_its_own(client, deps, projector, fini
     imported = response.get_json()
     assert imported["verdict"] == "checks_out" and imported["id"] != finished["id"]
     copy = exported(client, imported["id"])
-    assert copy["events"][0]["imported_from"] == {"game": finished["id"]}
+    assert copy["events"][0]["imported_from"] == {"game": finished["id"], "verified": True}
     assert [replay.bare(e) for e in copy["events"][1:]] == [
         replay.bare(e) for e in log["events"][1:]
     ]
@@ -162,6 +162,68 @@ def test_an_export_as_json_lines_is_taken_back(client, finished):
 
 def stored_games(deps):
     return set(deps.store.game_ids())
+
+
+def test_the_same_log_uploaded_twice_is_stored_once(client, deps, finished):
+    log = exported(client, finished["id"])
+    first = upload(client, log)
+    assert first.status_code == 201
+    before = stored_games(deps)
+    lines = client.get(f"/v1/games/{finished['id']}/export", headers={"Accept": NDJSON})
+    for again in (
+        upload(client, log),
+        client.post("/v1/replays", data=lines.get_data(), content_type=NDJSON),
+    ):
+        assert again.status_code == 200, again.get_json()
+        assert again.get_json() == first.get_json()
+    assert stored_games(deps) == before
+
+
+def with_created(log, **changes):
+    events = [{**log["events"][0], **changes}, *log["events"][1:]]
+    return {**log, "events": events}
+
+
+def test_a_log_of_this_servers_game_must_be_exactly_its_log(client, deps, finished):
+    log = exported(client, finished["id"])
+    assert log["events"][0]["dealt_by_creator"] is True  # its creator chose the seed
+    seats = [{**seat, "name": "mallory"} for seat in log["events"][0]["seats"]]
+    before = stored_games(deps)
+    for spoilt in (with_created(log, dealt_by_creator=False), with_created(log, seats=seats)):
+        response = upload(client, spoilt)
+        assert response.status_code == 422, response.get_json()
+        assert "is not its log" in response.get_json()["detail"]
+    assert stored_games(deps) == before
+
+
+def test_a_log_from_elsewhere_is_marked_dealt_by_its_writer(client, deps, projector, finished):
+    log = with_created(exported(client, finished["id"]), id="elsewhere-1", dealt_by_creator=False)
+    response = upload(client, log)
+    assert response.status_code == 201, response.get_json()
+    copy = exported(client, response.get_json()["id"])["events"][0]
+    assert copy["imported_from"] == {"game": "elsewhere-1", "verified": False}
+    assert copy["dealt_by_creator"] is True
+    projector.project(response.get_json()["id"])
+    summary = client.get(f"/v1/games/{response.get_json()['id']}").get_json()
+    assert summary["dealt_by_creator"] is True
+
+
+def test_uploads_are_bounded_per_address_a_day(client, deps, finished):
+    log = exported(client, finished["id"])
+    size = len(jsonutil.dumps(log))
+    client.application.extensions["tablestream.upload_quota"].quota = 2 * size + size // 2
+
+    def send(n):
+        body = jsonutil.dumps(with_created(log, id=f"elsewhere-{n}"))
+        return client.post("/v1/replays", data=body, content_type="application/json")
+
+    assert [send(1).status_code, send(2).status_code] == [201, 201]
+    assert send(1).status_code == 200  # stored already: it costs nothing
+    before = stored_games(deps)
+    refused = send(3)
+    assert refused.status_code == 429 and refused.get_json()["code"] == "rate_limited"
+    assert int(refused.headers["Retry-After"]) > 0
+    assert stored_games(deps) == before
 
 
 def tampered(log):

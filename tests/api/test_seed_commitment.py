@@ -1,4 +1,4 @@
-"""Issue 13, item 6: a creator-chosen seed no longer gives every hand away. The public
+"""A creator-chosen seed no longer gives every hand away. The public
 commitment is sha256(salt + seed) with a salt the server draws, revealed with the seed
 at the end; games whose seed or deck the creator chose say so in the lobby."""
 

@@ -1,4 +1,4 @@
-"""A finished game's event stream ends for good (issue 13): EventSource reconnects
+"""A finished game's event stream ends for good: EventSource reconnects
 after every close, with Last-Event-ID, so a game that is over answers that with 204
 No Content, the one answer that stops it."""
 

@@ -3,6 +3,7 @@ timings are asserted here): the floor app, the load generator against it for one
 second, and the profile summary."""
 
 import logging
+import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -10,15 +11,9 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.insert(0, str(BENCH))
+from bench import ab, floor, load, post_tail, pyspy, report, stats, systems
 
-import floor  # noqa: E402
-import load  # noqa: E402
-import post_tail  # noqa: E402
-import pyspy  # noqa: E402
-import report  # noqa: E402
-import systems  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -198,10 +193,9 @@ def test_post_tail_reads_the_share_answered_within_each_bound_over_a_window():
 def test_request_cpu_times_the_move_paths_requests_and_the_floors():
     """bench/request_cpu.py plays a few moves in-process (its own Redis) and prints a
     figure for each kind of request, no timing asserted."""
-    import subprocess
-
     done = subprocess.run(
-        [sys.executable, str(BENCH / "request_cpu.py"), "--moves", "5", "--rounds", "1"],
+        [sys.executable, "-m", "bench.request_cpu", "--moves", "5", "--rounds", "1"],
+        cwd=ROOT,
         capture_output=True,
         text=True,
         timeout=120,
@@ -209,3 +203,34 @@ def test_request_cpu_times_the_move_paths_requests_and_the_floors():
     )
     for kind in ("POST command", "GET view (long-poll, moved)", "floor POST", "floor GET"):
         assert f"  {kind}: " in done.stdout
+
+
+def test_percentiles_are_measured_values_and_nothing_summarises_to_none():
+    assert stats.percentile([5, 1, 3, 2, 4], 0.5) == 3
+    assert stats.percentile(range(1, 101), 0.99) == 100  # nearest rank, not interpolated
+    assert stats.percentile([], 0.99) is None and stats.median([]) is None
+    assert stats.spread([3, 1, 2]) == "2 (1-3)" and stats.ratio(1, 0) is None
+
+
+def test_the_ab_harness_turns_the_order_each_rep_and_takes_medians_per_field():
+    assert [ab.order(2, rep) for rep in range(3)] == [[0, 1], [1, 0], [0, 1]]
+    assert ab.parse_tree("/tmp/base:WORKERS=3")[1] == {"WORKERS": "3"}
+    assert ab.last_json('noise\n{"rate": 2, "name": "x"}\n') == {"rate": 2, "name": "x"}
+    assert ab.last_json("no summary\n") is None
+    assert ab.medians([{"rate": 1, "name": "x"}, {"rate": 3, "name": "y"}]) == {"rate": 2}
+
+
+def test_the_ab_harness_runs_a_benchmark_with_the_trees_own_services(tmp_path):
+    # A tree with a services/ of its own and a probe that says where its imports came
+    # from: services from the tree under test, bench from this checkout.
+    (tmp_path / "services").mkdir()
+    (tmp_path / "services" / "__init__.py").write_text("")
+    (tmp_path / "probe.py").write_text(
+        "import json, pathlib, bench, services\n"
+        "found = {'services': services.__file__, 'bench': pathlib.Path(bench.__file__).resolve()}\n"
+        "print(json.dumps(found, default=str))\n"
+    )
+    done = ab.run_in_tree(tmp_path, "probe", [], timeout=60)
+    found = ab.last_json(done.stdout)
+    assert found["services"] == str(tmp_path / "services" / "__init__.py")
+    assert found["bench"] == str(ROOT / "bench" / "__init__.py")

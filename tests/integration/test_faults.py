@@ -1,4 +1,4 @@
-"""The standing fault suite (issue 13): Redis, a projector and two RQ workers run as
+"""The standing fault suite: Redis, a projector and two RQ workers run as
 real processes while bots, humans and turn timers play; each process is SIGKILLed in
 turn (Redis too, restarted from its append-only file), and a supervisor restarts what
 died. Afterwards every acknowledged move is in the log, every game has finished, the

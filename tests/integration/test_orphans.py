@@ -1,10 +1,10 @@
-"""Issue 13, item 7: notifications a dead projector left unacknowledged are claimed by
+"""Notifications a dead projector left unacknowledged are claimed by
 another projector (XAUTOCLAIM), and consumers that are gone with nothing pending are
 deleted. Two projectors on a real Redis; one dies between reading and acknowledging."""
 
 import threading
 
-from services.projector.projector import GROUP
+from shared.keys import GROUP
 from tests import processes
 from tests.helpers import humans
 from tests.integration.conftest import build_deps

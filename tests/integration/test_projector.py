@@ -10,8 +10,7 @@ import redis
 from services import deps as deps_module
 from services import embedded_redis
 from services.ops import metrics
-from services.projector import projector as projector_module
-from services.projector import rebuild
+from services.projector import build, rebuild
 from services.projector.projector import Projector
 from shared import games, jsonutil, table
 from shared.config import Config
@@ -205,7 +204,7 @@ def test_a_rebuild_writes_byte_for_byte_what_projecting_live_wrote(deps, project
     assert all(deps.service.load(g)[1]["acting_since"] for g in playing)  # clocks run
     live = all_read_models(deps)
     assert all(live[deps.keys.summary(g).encode()][1] > 0 for g in [cancelled, *ending])
-    monkeypatch.setattr(projector_module, "REBUILD_BATCH", 2)
+    monkeypatch.setattr(rebuild, "REBUILD_BATCH", 2)
     assert Projector(deps.store, consumer="rebuilder").rebuild() == len(status)
     assert all_read_models(deps) == live
 
@@ -223,7 +222,7 @@ def test_a_rebuild_shared_by_processes_writes_what_one_process_writes(real_redis
     assert d.projector().rebuild() == len(ids)
     one_process = all_read_models(d)
     d.redis.delete(d.keys.view(ids[0], 1))
-    assert rebuild.rebuild(d, jobs=2, batch=1) == len(ids)
+    assert rebuild.in_parallel(build.from_config, config, jobs=2, batch=1) == len(ids)
     assert all_read_models(d) == one_process
 
 
@@ -278,7 +277,7 @@ def test_a_game_that_cannot_be_projected_does_not_hold_up_the_others(deps, proje
 
 
 def test_rebuild_without_redis_url_finds_the_embedded_redis_of_the_run(tmp_path, keys):
-    """Issue 13, item 8: `make run`'s embedded Redis writes its URL in the run directory,
+    """`make run`'s embedded Redis writes its URL in the run directory,
     and the rebuild command, run with no REDIS_URL, rebuilds that Redis and says so."""
     process, url = embedded_redis.start_for_run(tmp_path)
     try:

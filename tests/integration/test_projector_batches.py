@@ -187,7 +187,7 @@ def test_a_webhook_read_that_fails_does_not_hold_up_the_views(deps):
 
 def test_the_sweeps_next_look_is_pushed_out_only_once_half_of_it_is_gone(deps, monkeypatch):
     now = [1_000_000]
-    monkeypatch.setattr("services.projector.projector._now_ms", lambda: now[0])
+    monkeypatch.setattr("services.projector.indexes.now_ms", lambda: now[0])
     projector = Projector(deps.store, consumer="p")
     game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 10})["id"]
     projector.project(game_id)

@@ -1,10 +1,11 @@
-"""Issue 13, item 3: the sweep looks at a bounded batch of due games per step, and
+"""The sweep looks at a bounded batch of due games per step, and
 abandoned games expire as events in the log (a documented policy), on fakeredis and
 on a real Redis server."""
 
 import pytest
 
-from services.projector.projector import Expiry, Projector
+from services.projector.projector import Projector
+from services.projector.sweep import Expiry
 from services.worker import jobs
 from shared import jsonutil, replay, table
 from tests.helpers import RecordingScheduler, humans
@@ -91,13 +92,3 @@ def test_a_game_that_moved_after_the_sweep_saw_it_idle_does_not_expire(deps):
     deps.service.command(game_id, seat, table.rules_of(current).legal(current["rules"], seat)[0])
     assert jobs.expire_game(game_id, seen, "idle") == "stale"
     assert all(r.event["type"] != "game_expired" for r in deps.store.read(game_id))
-
-
-def test_the_old_live_set_is_migrated(deps):
-    projector = Projector(deps.store, RecordingScheduler())
-    game_id = deps.service.create("alebrijes", OPEN, {})["id"]
-    deps.redis.delete(deps.keys.live)
-    deps.redis.sadd(deps.keys.old_live, game_id)  # as a projector before this one left it
-    projector.migrate_live()
-    assert deps.redis.exists(deps.keys.old_live) == 0
-    assert projector.sweep_due() == 1

@@ -1,5 +1,5 @@
 """Turn timers survive a SIGKILLed RQ worker: the restarted worker's clock takes the
-lease over within seconds and the pending timer fires (issue 13, item 1). Real
+lease over within seconds and the pending timer fires. Real
 redis-server, real worker processes."""
 
 import time

@@ -7,8 +7,8 @@ hear each game's versions in order."""
 
 import threading
 
-from services.projector.projector import GROUP
 from shared import jsonutil, table
+from shared.keys import GROUP
 from tests import processes
 from tests.helpers import humans
 from tests.integration.conftest import build_deps

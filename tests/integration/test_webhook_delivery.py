@@ -307,7 +307,20 @@ def test_a_url_to_a_private_address_is_refused_with_a_stable_code_and_nothing_wr
     hook_env, deps, client
 ):
     hook_env.delenv("WEBHOOK_ALLOW_PRIVATE")
-    for url in ["http://127.0.0.1:9/hook", "http://10.0.0.7/hook", "http://[::1]/", "ftp://x/"]:
+    transition = [
+        "http://[2002:7f00:1::]/",
+        "http://[2002:a9fe:a9fe::]/",
+        "http://[64:ff9b::7f00:1]/",
+    ]
+    undeliverable = ["http://8.8.8.8/a hook", "http://8.8.8.8:0/hook"]
+    for url in [
+        "http://127.0.0.1:9/hook",
+        "http://10.0.0.7/hook",
+        "http://[::1]/",
+        "ftp://x/",
+        *transition,
+        *undeliverable,
+    ]:
         body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
         body["options"] = {"webhook": {"url": url}}
         answer = client.post("/v1/games", json=body)

@@ -505,7 +505,7 @@ def test_a_play_out_is_read_when_the_seats_next_turn_begins(players):
     assert cuts >= 3
 
 
-# --- greedy's knobs (play.Policy), screened against greedy by bench/alien_variants.py
+# --- greedy's knobs (play.Policy), variants of greedy screened against it
 
 OTHER2 = ["C57", "C46", "C56", "C19", "C18"]  # a third hand that plays no part
 

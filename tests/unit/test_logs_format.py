@@ -37,3 +37,26 @@ def test_text_lines_are_the_standard_formatters_lines():
     ours.datefmt = dated.datefmt
     record = next(records())
     assert ours.formatTime(record, "%H:%M") == dated.formatTime(record, "%H:%M")
+
+
+def test_a_text_line_escapes_control_characters_so_no_client_can_forge_a_line():
+    forged = "/v1/games\n2026-12-04 03:00:00,000 api INFO tablestream.access: GET /admin 200"
+    record = logging.LogRecord("tablestream.access", 20, "p", 1, "GET %s 404", (forged,), None)
+    line = logs.formatter("api", "text").format(record)
+    assert "\n" not in line and "\r" not in line
+    assert line.endswith("GET " + forged.replace("\n", "\\n") + " 404")
+    for control in ("\r", "\x1b[2J", "\u2028", "\x85", "\x00"):
+        record.args = (f"/a{control}b",)
+        line = logs.formatter("api", "text").format(record)
+        assert control not in line and repr(control)[1:-1] in line
+
+
+def test_a_traceback_keeps_its_lines_in_text():
+    try:
+        raise ValueError("boom")
+    except ValueError:
+        import sys
+
+        record = logging.LogRecord("x", 40, "p", 1, "failed %s", ("a\nb",), sys.exc_info())
+    line = logs.formatter("api", "text").format(record)
+    assert "failed a\\nb" in line and "Traceback" in line and "\n" in line

@@ -1,4 +1,4 @@
-"""shared/table.py: a hosted game's lifecycle around its rules, pure (no IO)."""
+"""shared/table: a hosted game's lifecycle around its rules, pure (no IO)."""
 
 import pytest
 

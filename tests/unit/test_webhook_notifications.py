@@ -170,9 +170,43 @@ def test_loopback_private_link_local_multicast_and_reserved_addresses_are_refuse
     assert not urls.address_allowed(address)
 
 
-@pytest.mark.parametrize("address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111"])
+@pytest.mark.parametrize(
+    "address",
+    [
+        "2002:7f00:1::",  # 6to4 of 127.0.0.1
+        "2002:a9fe:a9fe::",  # 6to4 of 169.254.169.254, a cloud's metadata service
+        "2002:c0a8:101::",  # 6to4 of 192.168.1.1
+        "2002:a00:1::1",  # 6to4 of 10.0.0.1
+        "2001:0:4136:e378:8000:63bf:80ff:fffe",  # Teredo to the client 127.0.0.1
+        "2001:0:7f00:1:8000:63bf:3fff:fdd2",  # Teredo through the server 127.0.0.1
+        "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+        "64:ff9b::a9fe:a9fe",  # NAT64 of 169.254.169.254
+    ],
+)
+def test_ipv6_forms_that_carry_a_private_ipv4_address_are_refused(address):
+    assert not urls.address_allowed(address)
+
+
+@pytest.mark.parametrize(
+    "address", ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2002:808:808::1", "64:ff9b::808:808"]
+)
 def test_public_addresses_are_allowed(address):
     assert urls.address_allowed(address)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com/a hook",
+        "https://example.com/hook?a=b c",
+        "https://example.com/ho\tok",
+        "https://example.com/h\u00e9",
+        "https://example.com:0/hook",
+    ],
+)
+def test_urls_that_could_never_be_delivered_are_refused(url):
+    with pytest.raises(urls.RefusedUrl):
+        urls.resolve(url, resolver=resolver_to("8.8.8.8"))
 
 
 def resolver_to(*addresses):

@@ -105,6 +105,12 @@ class ForkedFrom(Schema):
 
 class ImportedFrom(Schema):
     game = fields.String(required=True, metadata={"description": "The game's id where it ran."})
+    verified = fields.Boolean(
+        metadata={
+            "description": "true: the log is exactly this server's game `game`; false: a "
+            "log from elsewhere, whose id is the uploader's word (none: an old import)."
+        }
+    )
 
 
 class GameCreated(Event):

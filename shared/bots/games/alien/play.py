@@ -47,8 +47,8 @@ def reflex(view, feed, rng):
 
 
 class Policy:
-    """Greedy's rules with knobs, for variants screened against it (bench/alien_variants.py;
-    none measured stronger, docs/bots.md). With every knob at its default it is greedy.
+    """Greedy's rules with knobs, for variants screened against it in the tournament
+    (none measured stronger, docs/bots.md). With every knob at its default it is greedy.
 
     - `claim_cost`: what laying a CLUE card costs per live alien anyone may claim on it
       (its sum or difference), in cards laid (0: the longest chain, whatever it opens).

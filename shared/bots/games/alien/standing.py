@@ -5,7 +5,7 @@ with `evaluate`: each seat's chance to win, from a conditional logit over what e
 seat has: aliens in prison (and whether it is one away from winning), aliens a steal can
 take from it, CAPTURED cards and bounty hunters in hand, and how far its turn is. The
 weights were fitted on greedy-against-greedy games (2 and 3 players, the search's own
-play-outs from the deal; bench/alien_standing.py fits them again): Alien's whole
+play-outs from the deal, a conditional logit of who won): Alien's whole
 play-outs are so luck-heavy that two candidates' play-outs, from the same world, end
 as if drawn at random; cut after a turn or two and read this way, they differ by what
 the candidate did.
@@ -31,7 +31,7 @@ def cut(state, seat):
     return state["window"] is None and state["turn"] == seat and not state["acted"]
 
 
-# What each feature of a seat adds to its log-odds of winning (bench/alien_standing.py).
+# What each feature of a seat adds to its log-odds of winning (the fit above).
 WEIGHTS = {
     "prison": 0.67,  # aliens in its prison
     "one_away": 0.42,  # WIN_ALIENS - 1 of them
