@@ -21,6 +21,7 @@ from shared.players import names
 from shared.players import tokens as player_tokens
 from shared.players.names import PLACEHOLDER
 from shared.players.store import Inbox
+from shared.store import FEED_MAXLEN
 
 blp = Blueprint("players", __name__, url_prefix="/v1/players", description="Players")
 
@@ -107,6 +108,18 @@ def changed(decide):
     return d, player_id, player
 
 
+def renamed_in(d, game_ids):
+    """Ask the projectors to write these games' read models again with their players'
+    names as they are now (a rename, an erasure): a notification on the feed marked
+    `names`, which projects no event (services/projector/players.py, `refresh`)."""
+    pipe = d.redis.pipeline(transaction=False)
+    for game_id in game_ids:
+        feed = d.keys.feed(d.store.partition(game_id))
+        pipe.xadd(feed, {"g": game_id, "names": "1"}, maxlen=FEED_MAXLEN, approximate=True)
+    if game_ids:
+        pipe.execute()
+
+
 @blp.route("")
 class Players(MethodView):
     @blp.arguments(schemas.NewPlayer, error_status_code=400, example={"name": "ana"})
@@ -142,6 +155,8 @@ class MyPlayer(MethodView):
         """Change the player's name; every view shows the new one."""
         name = checked_name(body["name"])
         d, player_id, player = changed(lambda p: player_events.rename(p, name))
+        d.player_names.forget(player_id)
+        renamed_in(d, [g.decode() for g in d.redis.hkeys(d.keys.player_games(player_id))])
         return json_response(own(d, player_id, player), headers=PRIVATE)
 
     @blp.response(204)
@@ -153,10 +168,14 @@ class MyPlayer(MethodView):
         as "deleted player"); the games it played stay replayable."""
         d = deps()
         player_id = me()
-        _, before = d.players.load(player_id)
-        d, player_id, _ = changed(player_events.erase)
-        for identity in before["identities"]:
-            d.players.forget_identity(identity["issuer"], identity["subject"], player_id)
+        games = d.redis.hkeys(d.keys.player_games(player_id))  # before they are dropped
+        try:
+            d.players.erase(player_id, now_ms())
+        except RuleError as error:
+            raise ApiError(error.code, error.message) from None
+        player_auth().forget(player_id)
+        d.player_names.forget(player_id)
+        renamed_in(d, [g.decode() for g in games])
         return Response(status=204)
 
 

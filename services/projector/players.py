@@ -23,7 +23,7 @@ scripts).
 from redis.cluster import RedisCluster
 
 from services.projector import models
-from shared import jsonutil, table
+from shared import checkpoint, jsonutil, table
 from shared.players import naming
 from shared.players.store import PlayerStore
 
@@ -53,6 +53,20 @@ return version
 """
 
 
+# A player renamed or erased: KEYS the checkpoint, then the game's read models; ARGV as
+# models.WRITE_IF_NEWER's. Each read model still there (a finished game's may have
+# expired) is written again, keeping its expiry, when the checkpoint is still at that
+# version (else the game moved on and its projection named the players already).
+_REFRESH = f"""
+local current = tonumber(redis.call('HGET', KEYS[1], '{checkpoint.VERSION}') or '0')
+if current ~= tonumber(ARGV[1]) then return 0 end
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('SET', KEYS[i], ARGV[i + 4], 'KEEPTTL') end
+end
+return 1
+"""
+
+
 class PlayerModels:
     """The players' read models one projector writes."""
 
@@ -61,6 +75,8 @@ class PlayerModels:
         self.keys = keys
         self.players = PlayerStore(redis, keys)
         self._write = redis.register_script(_WRITE)
+        self._refresh = redis.register_script(_REFRESH)
+        self._erased = set()  # of the players the last batch named: erased ones
 
     def names(self, ids):
         """{player id: the name to show} (one round trip)."""
@@ -78,7 +94,10 @@ class PlayerModels:
         pending = [g for g, (_, _, _, documents) in folded.items() if documents is None]
         if not pending:
             return
-        names = self.names({p for g in pending for p in naming.player_ids(folded[g][2])})
+        ids = {p for g in pending for p in naming.player_ids(folded[g][2])}
+        found = self.players.loaded_many(ids)
+        names = {p: naming.name_of(player) for p, player in found.items()}
+        self._erased = {p for p, player in found.items() if player is None or player["erased"]}
         for game_id in pending:
             was, tail, current, _ = folded[game_id]
             folded[game_id] = (was, tail, current, models.documents(current, tail.version, names))
@@ -92,8 +111,12 @@ class PlayerModels:
             present = {p: table.seat_of_player(current, p) for p in naming.player_ids(current)}
             earlier = naming.player_ids(before) if before else []
             for player_id, seat in present.items():
+                if player_id in self._erased:
+                    continue  # its games went with it
                 document = jsonutil.dumps(entry(current, tail.version, seat, tail.last_at))
-                told = items(before, current, seat, player_id, tail.version) if tell else []
+                invited = before is None and _invited_at_creation(tail, seat)
+                told = items(before, current, seat, player_id, tail.version, invited)
+                told = told if tell else []
                 writes.append((player_id, game_id, document, told))
             for player_id in (p for p in earlier if p not in present):  # a declined seat
                 item = {"game_id": game_id, "game": current["game"], "game_version": tail.version}
@@ -111,6 +134,22 @@ class PlayerModels:
             self._write(keys=keys, args=args, client=pipe)
         if not cluster:
             pipe.execute()
+
+    def refresh(self, game_ids, writer):
+        """Write the read models of these games again, as they stand, with their
+        players' names now (a player renamed or was erased)."""
+        game_ids = list(dict.fromkeys(game_ids))
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            checkpoint.queue_read(pipe, self.keys, game_id)
+        stood = {g: checkpoint.parse(a) for g, a in zip(game_ids, pipe.execute(), strict=True)}
+        stood = {g: (v, t) for g, (v, t) in stood.items() if t is not None}
+        ids = {p for _, current in stood.values() for p in naming.player_ids(current)}
+        names = self.names(ids)
+        for game_id, (version, current) in stood.items():
+            docs = models.documents(current, version, names)
+            keys, args = writer.args(game_id, version, docs)
+            self._refresh(keys=keys, args=args)
 
     def forget_read_models(self):
         """A rebuild's step: drop every player's games (rebuilt with the games); the
@@ -154,13 +193,15 @@ def entry(current, version, seat, last_at):
     }
 
 
-def items(was, current, seat, player_id, version):
-    """What the player is told about this game since `was` (None: a new game)."""
+def items(was, current, seat, player_id, version, invited_at_creation=False):
+    """What the player is told about this game since `was` (None: a new game, whose
+    creation invited the player when `invited_at_creation`, even if it has accepted
+    since)."""
     game = {"game_id": current["id"], "game": current["game"], "game_version": version}
     place = current["seats"][seat]
     before = None if was is None else table.seat_of_player(was, player_id)
     told = []
-    if place.get("invited") and (before is None or not was["seats"][before].get("invited")):
+    if (place.get("invited") and before is None) or invited_at_creation:
         told.append({**game, "kind": INVITED, "seat": seat})
     status_was = None if was is None else was["status"]
     if current["status"] != status_was:
@@ -176,3 +217,12 @@ def items(was, current, seat, player_id, version):
             deadline = table.deadlines(current)[seat]
             told.append({**game, "kind": YOUR_TURN, "seat": seat, "deadline": deadline})
     return told
+
+
+def _invited_at_creation(tail, seat):
+    """Whether the tail opens the game (its first event game_created) with `seat` an
+    invitation: the player was invited, even if it accepted within the same tail."""
+    first = tail.pairs[0][0] if tail.pairs else None
+    if first is None or first["type"] != table.CREATED:
+        return False
+    return bool(first["seats"][seat].get("invited"))

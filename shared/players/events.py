@@ -6,8 +6,10 @@
 - player_linked {issuer, subject}: an app's identity (a JWT's iss and sub) names this
   player from now on.
 - player_logged_out: every token issued so far stops working (the generation rises).
-- player_erased: the player is deleted. Its name and identities are gone from its fold;
-  the games it played keep its id, which now shows as names.PLACEHOLDER.
+- player_erased {id, created, generation}: the player is deleted. The stream is
+  replaced by this one tombstone (store.erase), so its name and identities are gone
+  from Redis, not only from the fold; the games it played keep its id, which now shows
+  as names.PLACEHOLDER.
 
 Names live only here, never in a game's events: a game's seat names the player's id,
 and every read model resolves the name from this fold, so erasing a player never
@@ -49,8 +51,13 @@ def log_out(player):
 
 
 def erase(player):
+    """The tombstone that replaces the player's whole stream (store.erase): it holds
+    what is not personal (the id, when it was made, the token generation after)."""
     _check_alive(player)
-    return [{"type": ERASED}]
+    generation = player["generation"] + 1
+    return [
+        {"type": ERASED, "id": player["id"], "created": player["created"], "generation": generation}
+    ]
 
 
 def _check_alive(player):
@@ -79,13 +86,15 @@ def evolve(player, event, at=None):
         return {**player, "guest": False, "identities": [*player["identities"], identity]}
     if kind == LOGGED_OUT:
         return {**player, "generation": player["generation"] + 1}
-    if kind == ERASED:
+    if kind == ERASED:  # all it was is gone: the fold is the tombstone's alone
         return {
-            **player,
+            "id": event["id"],
             "name": None,
+            "guest": False,
             "identities": [],
-            "generation": player["generation"] + 1,
+            "generation": event["generation"],
             "erased": True,
+            "created": event["created"],
         }
     raise ValueError(f"not a player event: {kind!r}")
 

@@ -37,6 +37,22 @@ redis.call('SET', KEYS[2], string.format('{"player":%s,"version":%d}', ARGV[3], 
 redis.call('SET', KEYS[3], ARGV[4])
 return {1, version}
 """
+# Erasure: KEYS the stream, the fold, the generation, then the player's read models to
+# drop (games, inbox, webhook). ARGV: the expected version, the append time, the fold,
+# the tombstone. The stream is replaced by the tombstone alone, at the next version.
+_ERASE = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+if version ~= tonumber(ARGV[1]) then return {0, version} end
+for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end
+redis.call('DEL', KEYS[1])
+version = version + 1
+redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[4], 't', ARGV[2])
+redis.call('SET', KEYS[2], string.format('{"player":%s,"version":%d}', ARGV[3], version))
+redis.call('SET', KEYS[3], '-1')
+return {1, version}
+"""
 RETRIES = 5
 DEFAULT_NAME = "player"  # an identity's player until it renames itself
 
@@ -56,6 +72,7 @@ class PlayerStore:
         self.redis = redis
         self.keys = keys
         self._append = redis.register_script(_APPEND)
+        self._erase = redis.register_script(_ERASE)
 
     def load(self, player_id):
         """(version, player) from the stored fold; (0, None) for no such player."""
@@ -138,6 +155,30 @@ class PlayerStore:
             except VersionConflict:
                 continue
             return after
+        raise RuleError("version_conflict", "the player changed under us; try again")
+
+    def erase(self, player_id, at):
+        """Erase the player: its stream becomes one tombstone, its identities name
+        nobody, its games, inbox and webhook are dropped. Returns the erased fold.
+        Raises RuleError("unknown_player")."""
+        for _ in range(RETRIES):
+            version, player = self.load(player_id)
+            (tombstone,) = player_events.erase(player)
+            erased = player_events.evolve(None, tombstone, at)
+            keys = [
+                self.keys.player_events(player_id),
+                self.keys.player(player_id),
+                self.keys.player_generation(player_id),
+                self.keys.player_games(player_id),
+                self.keys.player_inbox(player_id),
+                self.keys.player_webhook(player_id),
+            ]
+            args = [version, at, jsonutil.dumps(erased).decode(), jsonutil.dumps(tombstone)]
+            ok, _ = self._erase(keys=keys, args=args)
+            if ok:
+                for identity in player["identities"]:
+                    self.forget_identity(identity["issuer"], identity["subject"], player_id)
+                return erased
         raise RuleError("version_conflict", "the player changed under us; try again")
 
     def player_of_identity(self, issuer, subject):
