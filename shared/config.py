@@ -35,6 +35,9 @@ class Config:
     rate_limit_streams: int = 200
     upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
+    rate_limit_players: str = "30/hour"  # guest players made per client address
+    # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
+    player_issuers: str = ""
     # Origins browsers may call the API from (comma-separated, or "*"); "" keeps CORS off.
     cors_origins: str = ""
     # What `make run` (services/run.py) starts, where it listens and keeps its state.
@@ -105,6 +108,8 @@ class Config:
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
+            rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
+            player_issuers=env.get("PLAYER_ISSUERS", ""),
             cors_origins=env.get("CORS_ORIGINS", ""),
             port=int(env.get("PORT") or cls.port),
             projectors=int(env.get("PROJECTORS") or cls.projectors),

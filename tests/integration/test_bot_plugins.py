@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from services import deps as deps_module
+from services.projector.build import projector_of
 from services.worker import jobs
 from shared import bots, jsonutil, table
 from tests import bot_plugins
@@ -34,7 +35,7 @@ def plugins(tmp_path):
 
 def _first_turn(d, game_id):
     """(version, seat 0's view and feed) once the bot in seat 0 must move."""
-    version = d.projector(consumer="test").project(game_id)
+    version = projector_of(d, consumer="test").project(game_id)
     view = jsonutil.loads(d.redis.get(d.keys.view(game_id, 0)))
     _, current = d.service.load(game_id)
     feed = [table.event_as_seen(current, r, 0) for r in d.store.read(game_id, limit=version)]
