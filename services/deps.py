@@ -13,6 +13,7 @@ from rq.serializers import JSONSerializer
 from services.game import GameService
 from shared.config import Config
 from shared.keys import Keys
+from shared.schedule import Scheduler
 from shared.store import EventStore
 
 # The RQ queues by name, most urgent first: games nobody plays in person (every seat a
@@ -43,28 +44,14 @@ class Deps:
 
     @property
     def scheduler(self):
-        from services.worker.schedule import Scheduler
-
+        """Puts bot turns, bot reactions and timers on this deployment's queues."""
         return Scheduler(self.queue, self.timers, self.background)
-
-    def projector(self, consumer=None):
-        """A projector that schedules bot moves and timers on this deployment's queue
-        and webhook deliveries on its webhooks queue."""
-        from services.projector.build import projector
-
-        return projector(self, consumer)
 
     @property
     def webhook_queue(self):
         """Webhook deliveries: a queue of their own, so a slow receiver delays no bot."""
         name = f"{self.config.key_prefix}webhooks"
         return Queue(name, connection=self.queue.connection, serializer=JSONSerializer)
-
-    @property
-    def notifier(self):
-        from services.webhooks.notifier import Notifier
-
-        return Notifier(self.redis, self.keys, self.webhook_queue)
 
 
 def token_secret(config, client, keys):

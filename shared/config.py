@@ -74,6 +74,14 @@ class Config:
     webhook_backoff_seconds: float = 2.0
     webhook_timeout_seconds: float = 5.0
     webhook_pause_after: int = 3
+    # Bot levels a worker must be able to play beside the built-in ones (comma-separated
+    # names of installed plugins): it will not start without them (docs/bots.md).
+    bot_levels: tuple = ()
+    # The WebSocket channel (services/api/live.py): a protocol ping this often, and a
+    # peer that has not answered the last one by the next is closed; a send that waits
+    # this long on a client that does not read closes it as a slow consumer.
+    ws_ping_seconds: float = 25.0
+    ws_send_seconds: float = 10.0
 
     @classmethod
     def from_env(cls, env=None):
@@ -139,6 +147,11 @@ class Config:
                 env.get("WEBHOOK_TIMEOUT_SECONDS") or cls.webhook_timeout_seconds
             ),
             webhook_pause_after=int(env.get("WEBHOOK_PAUSE_AFTER") or cls.webhook_pause_after),
+            bot_levels=tuple(
+                name.strip() for name in env.get("BOT_LEVELS", "").split(",") if name.strip()
+            ),
+            ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
+            ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
         )
 
 

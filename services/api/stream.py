@@ -14,8 +14,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import hangups
+from services.api.apidoc import errors
 from services.api.auth import seat_of
-from services.api.deps import deps, errors, refused
+from services.api.context import deps, refused
 from services.api.errors import ApiError
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import OVER, event_as_seen, projected, watcher

@@ -23,6 +23,7 @@ class Watcher:
         self.redis = redis
         self.channel = channel
         self._waiters = {}  # game_id -> {_Waiter}
+        self._followers = {}  # game_id -> {callback(version)}: WebSocket subscriptions
         self._lock = threading.Lock()
         self._started = False
 
@@ -60,18 +61,39 @@ class Watcher:
                 if not waiting:
                     self._waiters.pop(game_id, None)
 
+    def follow(self, game_id, callback):
+        """Call `callback(version)` each time the game moves (version None: it may have
+        moved while the subscription was lost; look again), until `unfollow`. It runs
+        on the listener's thread: it must only take note and return."""
+        self._start()
+        with self._lock:
+            self._followers.setdefault(game_id, set()).add(callback)
+
+    def unfollow(self, game_id, callback):
+        with self._lock:
+            following = self._followers.get(game_id, set())
+            following.discard(callback)
+            if not following:
+                self._followers.pop(game_id, None)
+
     def _wake(self, game_id, version):
         """Wake the game's waiters: those whose version `version` passes, or all of them
-        to look again when `version` is None."""
+        to look again when `version` is None; and tell its followers."""
         with self._lock:
             for waiter in self._waiters.get(game_id, ()):
                 if version is None or version > waiter.after:
                     waiter.passed = version is not None
                     waiter.event.set()
+            followers = list(self._followers.get(game_id, ()))
+        for callback in followers:
+            try:
+                callback(version)
+            except Exception:  # one broken follower must not stop the others' pushes
+                log.exception("a follower of %s failed", game_id)
 
     def _wake_everyone(self):
         with self._lock:
-            games = list(self._waiters)
+            games = set(self._waiters) | set(self._followers)
         for game_id in games:
             self._wake(game_id, None)
 

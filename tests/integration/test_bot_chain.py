@@ -131,7 +131,7 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
     real_choose = bots.choose
     checked = []
 
-    def spy(level, view, feed, rng, think_ms=None):
+    def spy(level, view, feed, rng, think_ms=None, **kwargs):
         version = projector.project(game_id)
         seat = view["seat"]
         stored = deps.redis.get(deps.keys.view(game_id, seat))
@@ -142,7 +142,7 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
         assert feed == expected_feed(level, projected, records, seat)
         assert deps.queue.get_jobs() == []
         checked.append(seat)
-        return real_choose(level, view, feed, rng, think_ms)
+        return real_choose(level, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     game_id = deps.service.create("alebrijes", MIXED, {"seed": 7, "rounds": 1})["id"]
@@ -161,9 +161,9 @@ def test_moves_decided_before_one_append_see_what_the_read_models_show_at_their_
     real_choose = bots.choose
     decided = []
 
-    def spy(level, view, feed, rng, think_ms=None):
+    def spy(level, view, feed, rng, think_ms=None, **kwargs):
         decided.append((level, view, list(feed)))
-        return real_choose(level, view, feed, rng, think_ms)
+        return real_choose(level, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     # Three rounds: one round of four bots can end within one batch (16 commands).
@@ -193,8 +193,8 @@ def test_a_chain_beaten_to_a_move_stops_without_moving_twice_and_wakes_the_next_
     other = GameService(deps.store, "test-secret")
     real_choose = bots.choose
 
-    def beaten(level, view, feed, rng, think_ms=None):
-        command = real_choose(level, view, feed, rng, think_ms)
+    def beaten(level, view, feed, rng, think_ms=None, **kwargs):
+        command = real_choose(level, view, feed, rng, think_ms, **kwargs)
         if view["version"] == version:  # the chain's first decision only
             other.command(game_id, view["seat"], command, expected_version=version, by="bot")
             projector.project(game_id)
