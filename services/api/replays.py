@@ -10,12 +10,14 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import limits, schemas
+from services.api.apidoc import POSTED, doc_only, errors
 from services.api.body import refuse_duplicate_keys
-from services.api.deps import POSTED, deps, doc_only, errors, json_response, refused
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import CONTRACTS
 from services.game import replays
 from shared import jsonutil, replay
+from shared.players import naming
 
 blp = Blueprint("replays", __name__, url_prefix="/v1", description="Replays, imports, forks")
 
@@ -99,6 +101,9 @@ class Replay(MethodView):
         answer = replay.view_at(records, at, seat)
         if seat == replay.EVERYONE:
             answer["seat"] = None
+        names = deps().player_names.of(current)
+        for shown in [answer["view"], *(answer["everyone"] or [])]:
+            naming.name_seats(shown, names)
         return json_response(answer, headers=FINISHED)
 
 
