@@ -12,10 +12,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from services.api import replays, schemas
+from services.api import hangups, replays, schemas
+from services.api.apidoc import doc_only, errors, query_doc
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
-from services.api.deps import deps, doc_only, errors, json_response, query_doc, refused
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait
@@ -100,7 +101,8 @@ def view_answer(game_id, query, game=None):
                 # the stream is at least as new. Either says whether to wait.
                 with open_wait(query["wait"]):
                     version_now = functools.partial(projected, d, game_id)
-                    moved = waiter.wait(query["wait"], version_now, view["version"])
+                    gone = hangups.watch(request.environ)  # its place is given back then
+                    moved = waiter.wait(query["wait"], version_now, view["version"], gone)
                 if not moved:
                     return Response(status=304, headers=PRIVATE)
                 raw = stored_view(d, game_id, seat)

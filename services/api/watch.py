@@ -15,6 +15,7 @@ from contextlib import contextmanager
 log = logging.getLogger(__name__)
 
 QUIET_FOR = 10.0  # seconds without Redis before a lost subscription is a warning
+CHECK_EVERY = 1.0  # seconds between looks at whether a waiting client went away
 
 
 class Watcher:
@@ -33,14 +34,15 @@ class Watcher:
             self._started = True
         threading.Thread(target=self._listen, name="watcher", daemon=True).start()
 
-    def wait(self, game_id, after, timeout, version_now):
+    def wait(self, game_id, after, timeout, version_now, gone=None):
         """Block until the game's version passes `after` (True) or `timeout` seconds pass
         (False). `version_now()` is read after registering, so a move in between is not
         missed, and again after a wake-up that named no version (a resubscription); a
         published version that passes `after` is trusted without another read, so a
-        thousand waiters on one game cost Redis nothing more when it moves."""
+        thousand waiters on one game cost Redis nothing more when it moves. `gone()`:
+        whether the waiting client went away (then False at once)."""
         with self.watching(game_id, after) as waiter:
-            return waiter.wait(timeout, version_now)
+            return waiter.wait(timeout, version_now, gone=gone)
 
     @contextmanager
     def watching(self, game_id, after):
@@ -138,18 +140,20 @@ class _Waiter:
         self.passed = False
         self.event = threading.Event()
 
-    def wait(self, timeout, version_now, version=None):
+    def wait(self, timeout, version_now, version=None, gone=None):
         """True once the version passes `after`, False after `timeout` seconds.
         `version`: the version read since registering, if the caller has it;
-        `version_now()` is asked otherwise, and after a wake-up that named none."""
+        `version_now()` is asked otherwise, and after a wake-up that named none.
+        `gone()`, asked every CHECK_EVERY seconds: whether the client went away, which
+        ends the wait (False) so that it gives its place back."""
         deadline = time.monotonic() + timeout
         if version is None:
             version = version_now()
         while not self.passed and version <= self.after:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or (gone is not None and gone()):
                 return False
-            self.event.wait(remaining)
+            self.event.wait(remaining if gone is None else min(remaining, CHECK_EVERY))
             self.event.clear()
             if not self.passed:
                 version = version_now()
