@@ -218,3 +218,16 @@ def test_me_routes_answer_only_their_player(client, deps, method, path, body):
     ana_now = client.get(f"/v1/players/{ana['id']}").get_json()
     assert ana_now["name"] == "ana" and not ana_now["erased"]
     assert client.get("/v1/players/me", headers=bearer(ana["token"])).status_code == 200
+
+
+def test_a_players_token_is_never_logged(client, answers_seen):
+    _, stream = answers_seen
+    made = guest(client)
+    jwt_token = identity_jwt("logged?")
+    client.get("/v1/players/me", headers=bearer(made["token"]))
+    client.get("/v1/players/me", headers=bearer(jwt_token))
+    client.get("/v1/players/me", headers=bearer(made["token"] + "x"))  # refused: logged too
+    logged = stream.getvalue()
+    assert "/v1/players/me" in logged
+    assert made["token"] not in logged and made["token"].split(".")[-1] not in logged
+    assert jwt_token not in logged and jwt_token.split(".")[-1] not in logged
