@@ -225,6 +225,25 @@ def test_a_typescript_client_compiles_strict_and_plays_a_game(stack, tmp_path):
     assert len(summary["result"]["scores"]) == 3
 
 
+def test_a_typescript_client_plays_as_players(stack, tmp_path):
+    """Two guests, an invitation accepted, a game to its end with player tokens, the
+    inbox and games read, a deletion: typed by openapi-typescript, strict."""
+    tools = clients.node_tools()
+    clients.run([str(tools / "openapi-typescript"), str(clients.SPEC), "-o",
+                 str(tmp_path / "schema.d.ts")])  # fmt: skip
+    (tmp_path / "players.ts").write_text((clients.NODE_PROJECT / "players.ts").read_text())
+    (tmp_path / "package.json").write_text('{"type": "module"}')
+    (tmp_path / "node_modules").symlink_to(tools.parent)
+    clients.run([str(tools / "tsc"), "--strict", "--target", "es2022", "--module", "nodenext",
+                 "--moduleResolution", "nodenext", "--skipLibCheck", "--types", "node",
+                 "players.ts"], cwd=tmp_path)  # fmt: skip
+    out = clients.run([clients.need("node"), "players.js", stack.base], cwd=tmp_path)
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["moves"] > 5 and summary["finished"]
+    assert summary["kinds"][:2] == ["invited", "game_started"] and "game_ended" in summary["kinds"]
+    assert summary["deleted"] == 204 and summary["name"] == "deleted player"
+
+
 def test_redocly_and_the_spec_validator_find_no_error():
     validate(yaml.safe_load(clients.SPEC.read_text()))
     tools = clients.node_tools()
