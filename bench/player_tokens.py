@@ -18,6 +18,7 @@ import orjson
 import redis
 
 from bench.api_commands import RoundTrips, counted
+from services.projector.build import projector_of
 
 
 def main():
@@ -37,7 +38,7 @@ def run(url, moves):
 
     deps = deps_module.build(Config.from_env({"REDIS_URL": url, "RATE_LIMITS": "off"}))
     app = create_app(deps)
-    projector = deps.projector(consumer="bench")
+    projector = projector_of(deps, consumer="bench")
     projector.join_group()
     http = app.test_client()
     stats = redis.Redis.from_url(url)

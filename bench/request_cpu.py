@@ -164,7 +164,11 @@ def run(url, args):
     deps = build_deps(config)
     app = create_app(deps)
     floor_app = floor_module.create_app(url)
-    projector = deps.projector(consumer="time")
+    try:  # the tree's own projector (a tree before services/projector/build.py: Deps')
+        from services.projector.build import projector_of
+    except ImportError:
+        projector_of = type(deps).projector
+    projector = projector_of(deps, consumer="time")
     projector.join_group()
     play(app, projector, 50, Timer(False), seed=1)  # warm up: imports, caches
     floor(floor_app, 50, Timer(False))

@@ -13,9 +13,12 @@ from rq.serializers import JSONSerializer
 from services.game import GameService
 from shared.config import Config
 from shared.keys import Keys
+from shared.schedule import Scheduler
 from shared.store import EventStore
 
-QUEUES = ("timers", "bots")  # the RQ queues by name, most urgent first
+# The RQ queues by name, most urgent first: games nobody plays in person (every seat a
+# bot) have a queue of their own, after the bots of games people play.
+QUEUES = ("timers", "bots", "background")
 NAMES_TTL = 30.0  # seconds a process answers from a player's name before reading it again
 
 
@@ -28,6 +31,7 @@ class Deps:
     service: GameService
     queue: Queue  # bot turns and reactions
     timers: Queue  # turn and table timers: never behind a bot's think time
+    background: Queue  # the bot turns of games where every seat is a bot
 
     @functools.cached_property
     def players(self):
@@ -46,7 +50,7 @@ class Deps:
     @property
     def queues(self):
         """Every queue, most urgent first: what one worker serves by default."""
-        return [self.timers, self.queue]
+        return [self.timers, self.queue, self.background]
 
     def queues_named(self, names):
         """The queues called `names` (of QUEUES), in that order."""
@@ -55,28 +59,14 @@ class Deps:
 
     @property
     def scheduler(self):
-        from services.worker.schedule import Scheduler
-
-        return Scheduler(self.queue, self.timers)
-
-    def projector(self, consumer=None):
-        """A projector that schedules bot moves and timers on this deployment's queue
-        and webhook deliveries on its webhooks queue."""
-        from services.projector.build import projector
-
-        return projector(self, consumer)
+        """Puts bot turns, bot reactions and timers on this deployment's queues."""
+        return Scheduler(self.queue, self.timers, self.background)
 
     @property
     def webhook_queue(self):
         """Webhook deliveries: a queue of their own, so a slow receiver delays no bot."""
         name = f"{self.config.key_prefix}webhooks"
         return Queue(name, connection=self.queue.connection, serializer=JSONSerializer)
-
-    @property
-    def notifier(self):
-        from services.webhooks.notifier import Notifier
-
-        return Notifier(self.redis, self.keys, self.webhook_queue)
 
 
 def token_secret(config, client, keys):
@@ -129,7 +119,10 @@ def build(config=None, client=None, queue_client=None):
     service = GameService(store, token_secret(config, client, keys))
     queue = Queue(f"{config.key_prefix}bots", connection=queue_client, serializer=JSONSerializer)
     timers = Queue(f"{config.key_prefix}timers", connection=queue_client, serializer=JSONSerializer)
-    return Deps(config, client, keys, store, service, queue, timers)
+    background = Queue(
+        f"{config.key_prefix}background", connection=queue_client, serializer=JSONSerializer
+    )
+    return Deps(config, client, keys, store, service, queue, timers, background)
 
 
 _current = None

@@ -45,6 +45,9 @@ class Config:
     projectors: int = 1
     workers: int = 2
     background_nice: int = 0  # niceness added to the projectors and workers (0 to 19)
+    # Workers for the games of bots only (the `background` queue), this much nicer still.
+    background_workers: int = 1
+    background_worker_nice: int = 10
     run_dir: Path = RUN_DIR
     # Logs (services/ops/logs.py): "json" lines or "text", and the level.
     log_format: str = "json"
@@ -66,6 +69,14 @@ class Config:
     webhook_backoff_seconds: float = 2.0
     webhook_timeout_seconds: float = 5.0
     webhook_pause_after: int = 3
+    # Bot levels a worker must be able to play beside the built-in ones (comma-separated
+    # names of installed plugins): it will not start without them (docs/bots.md).
+    bot_levels: tuple = ()
+    # The WebSocket channel (services/api/live.py): a protocol ping this often, and a
+    # peer that has not answered the last one by the next is closed; a send that waits
+    # this long on a client that does not read closes it as a slow consumer.
+    ws_ping_seconds: float = 25.0
+    ws_send_seconds: float = 10.0
 
     @classmethod
     def from_env(cls, env=None):
@@ -104,6 +115,11 @@ class Config:
             projectors=int(env.get("PROJECTORS") or cls.projectors),
             workers=int(env.get("WORKERS") or cls.workers),
             background_nice=min(19, max(0, int(env.get("BACKGROUND_NICE") or 0))),
+            background_workers=int(env.get("BACKGROUND_WORKERS") or cls.background_workers),
+            background_worker_nice=min(
+                19,
+                max(0, int(env.get("BACKGROUND_WORKER_NICE") or cls.background_worker_nice)),
+            ),
             run_dir=Path(env.get("RUN_DIR") or RUN_DIR),
             log_format=(env.get("LOG_FORMAT") or cls.log_format).lower(),
             log_level=(env.get("LOG_LEVEL") or cls.log_level).upper(),
@@ -123,6 +139,11 @@ class Config:
                 env.get("WEBHOOK_TIMEOUT_SECONDS") or cls.webhook_timeout_seconds
             ),
             webhook_pause_after=int(env.get("WEBHOOK_PAUSE_AFTER") or cls.webhook_pause_after),
+            bot_levels=tuple(
+                name.strip() for name in env.get("BOT_LEVELS", "").split(",") if name.strip()
+            ),
+            ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
+            ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
         )
 
 

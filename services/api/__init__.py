@@ -26,8 +26,6 @@ from services.api.watch import Watcher
 from services.ops import web as ops_web
 from shared.config import Config
 
-MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
-
 
 class TablestreamApi(Api):
     """flask-smorest with problem+json as the documented error body."""
@@ -80,7 +78,7 @@ def create_app(deps=None, *, spec_only=False):
         deps = connections.build_deps()
     app = App(__name__)
     app.config.update(
-        MAX_CONTENT_LENGTH=MAX_BODY,
+        MAX_CONTENT_LENGTH=body.MAX_BODY,
         API_TITLE="tablestream",
         API_VERSION="1.0.0",
         # 3.1: nullable references are `oneOf [$ref, null]`, which generators type.
@@ -144,6 +142,9 @@ def create_app(deps=None, *, spec_only=False):
     replays.install(app)  # before idempotency reads a body: uploads may be larger
     if deps is not None:
         limits.install(app, deps)
+        from services.api import live
+
+        live.install(app)  # GET /v1/ws
     idempotency.install(app)
     cors.install(app, Config.from_env().cors_origins)
     app.before_request(_json_bodies_only)

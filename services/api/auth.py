@@ -9,7 +9,7 @@ import time
 
 from flask import current_app, request
 
-from services.api.deps import deps, refused
+from services.api.context import deps, refused
 from services.api.errors import ApiError
 from shared import table, tokens
 
@@ -27,7 +27,12 @@ def bearer():
 def holder_of(game_id, secret, required):
     """What the caller's token holds in `game_id`: a seat number, tokens.CREATOR, or None
     for an anonymous caller when a token is not required."""
-    token = bearer()
+    return held_in(bearer(), game_id, secret, required)
+
+
+def held_in(token, game_id, secret, required):
+    """What `token` (None: no token) holds in `game_id`, as holder_of answers it: the
+    HTTP routes and the WebSocket channel decide alike."""
     if token is None:
         if required:
             raise ApiError("unauthorized", "this needs a token: 'Authorization: Bearer ...'")
@@ -46,7 +51,12 @@ def holder_of(game_id, secret, required):
 def seat_of(game_id, secret, required):
     """The caller's seat in `game_id`; None for a spectator (no token, or the creator's
     token) when a seat is not required."""
-    held = holder_of(game_id, secret, required)
+    return seat_held(holder_of(game_id, secret, required), required)
+
+
+def seat_held(held, required):
+    """The seat of `held` (holder_of's answer); None for a spectator (no token, or the
+    creator's) when a seat is not required."""
     if held == tokens.CREATOR:
         if required:
             raise ApiError("forbidden", "the creator's token holds no seat; use a seat token")

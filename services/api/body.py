@@ -15,6 +15,7 @@ from services.api.errors import ApiError
 from shared import jsonutil
 
 MAX_DEPTH = 32  # the deepest request the API documents nests 4 levels
+MAX_BODY = 64 * 1024  # a full custom deck is ~500 bytes; anything near this is abuse
 
 
 def check_json_body():

@@ -24,12 +24,20 @@ except ImportError:  # pragma: no cover - gevent is a dependency of the API
     _poll = select.poll
 
 
+def socket_and_buffer(connection):
+    """(the socket, hiredis's reader of what it has received) of a redis-py connection,
+    either None while it has none. redis-py has no public accessor for them: this is
+    the one place that reads its internals, and tests/integration/
+    test_api_connections.py fails if a release of redis-py moves them."""
+    parser = getattr(connection, "_parser", None)
+    return getattr(connection, "_sock", None), getattr(parser, "_reader", None)
+
+
 class QuickCheck:
     """A redis-py connection mixin: `can_read(0)` by the kernel's poll first."""
 
     def can_read(self, timeout=0):
-        sock = self._sock
-        reader = getattr(self._parser, "_reader", None)  # hiredis's buffer
+        sock, reader = socket_and_buffer(self)
         # TLS may hold decrypted bytes above the socket (`pending`): the library decides.
         quick = timeout == 0 and sock is not None and reader is not None
         if quick and not hasattr(sock, "pending"):

@@ -78,6 +78,13 @@ class ApiError(Exception):
 def problem_bytes(code, detail, errors=None, request_id=None):
     """The problem+json body of an error with a stable `code`; `request_id` defaults to
     the Flask request's."""
+    body = problem_fields(code, detail, errors, request_id)
+    return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
+
+
+def problem_fields(code, detail, errors=None, request_id=None):
+    """The problem+json fields of an error (the WebSocket's `error` message carries
+    them too); `request_id` defaults to the Flask request's."""
     body = {
         "type": f"about:blank#{code}",
         "title": code.replace("_", " "),
@@ -91,7 +98,7 @@ def problem_bytes(code, detail, errors=None, request_id=None):
         request_id = g.get("request_id")
     if request_id:
         body["request_id"] = request_id  # quote it when reporting a problem
-    return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
+    return body
 
 
 def problem(code, detail, errors=None, headers=None):

@@ -7,7 +7,7 @@ middleware answers the plain case itself, through the same code as the route
 (`play.moved`), with the same status, headers, body, access line and metrics:
 
 - a POST with an ASCII game id, no query, no `Idempotency-Key`, no `Origin`;
-- `Content-Type: application/json` and a Content-Length of 1 to MAX_BODY bytes;
+- `Content-Type: application/json` and a Content-Length of 1 to body.MAX_BODY bytes;
 - a plain `Bearer <token>` of a seat of that game (not the creator's), or a player's
   token whose seat this process knows (player_auth.seat_known);
 - a body that is strict JSON (orjson), an object with a string `type`, nested at
@@ -25,7 +25,7 @@ import time
 
 from werkzeug.http import HTTP_STATUS_CODES
 
-from services.api import MAX_BODY, body
+from services.api import body
 from services.api.errors import FAILED, PROBLEM, STATUS, ApiError, log, problem_bytes
 from services.api.fast_view import _BEARER, _ID
 from services.api.play import PRIVATE, moved
@@ -80,7 +80,7 @@ class FastCommands:
         if environ.get("CONTENT_TYPE") != "application/json":
             return None
         length = environ.get("CONTENT_LENGTH", "")
-        if not (length.isascii() and length.isdigit() and 0 < int(length) <= MAX_BODY):
+        if not (length.isascii() and length.isdigit() and 0 < int(length) <= body.MAX_BODY):
             return None
         game_id = matched.group(2)
         seat = self.seat(environ.get("HTTP_AUTHORIZATION"), game_id)

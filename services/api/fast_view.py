@@ -98,7 +98,7 @@ class FastViews:
             return None
         raw = self.get(self.deps.keys.view(game_id, seat))
         if raw is None:
-            return None  # answered from the stream (play._view)
+            return None  # answered from the stream (play.stored_view)
         view = jsonutil.loads(raw)
         if game != "games" and view["game"] != game:
             return None  # unknown_game

@@ -24,7 +24,7 @@ import time
 from flask import Response, g, request
 from flask_limiter.util import get_remote_address
 
-from services.api.deps import deps
+from services.api.context import deps
 from services.api.errors import ApiError
 from shared import jsonutil
 

@@ -6,8 +6,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import players, schemas, webhook_schemas
+from services.api.apidoc import POSTED, errors
 from services.api.auth import bearer, holder_of, seat_token_for
-from services.api.deps import POSTED, deps, errors, json_response, refused
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.webhooks import game_webhook
 from services.game.service import new_game_id

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import replays, schemas
-from services.api.deps import doc_only, errors, query_doc
+from services.api.apidoc import doc_only, errors, query_doc
 from services.api.games import CONTRACTS
 from services.api.play import (
     BEARER,

@@ -10,8 +10,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import player_schemas as schemas
+from services.api.apidoc import POSTED, errors
 from services.api.auth import bearer
-from services.api.deps import POSTED, deps, errors, json_response
+from services.api.context import deps, json_response
 from services.api.errors import ApiError
 from services.api.limits import LONGEST_LEASE, lease, open_wait
 from shared import jsonutil

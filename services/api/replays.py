@@ -10,8 +10,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import limits, schemas
+from services.api.apidoc import POSTED, doc_only, errors
 from services.api.body import refuse_duplicate_keys
-from services.api.deps import POSTED, deps, doc_only, errors, json_response, refused
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import CONTRACTS
 from services.game import replays

@@ -10,8 +10,9 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import webhook_schemas
+from services.api.apidoc import POSTED, errors
 from services.api.auth import holder_of, seat_token_for
-from services.api.deps import POSTED, deps, errors, json_response, refused
+from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.webhooks import urls
 from services.webhooks.settings import Settings

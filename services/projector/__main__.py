@@ -19,7 +19,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     logs.setup("projector")
     d = deps_module.build()
-    projector = build.projector(d)
+    projector = build.projector_of(d)
     config = d.config
     # Say which Redis, and why: a rebuild deletes that server's lobby and checkpoints.
     print(f"Redis: {config.redis_url} (from {config.redis_url_from})", flush=True)

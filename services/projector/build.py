@@ -9,7 +9,7 @@ from services.projector.sweep import Expiry
 from services.webhooks.notifier import Notifier
 
 
-def projector(d, consumer=None):
+def projector_of(d, consumer=None):
     """The projector of deployment `d` (Deps); `consumer` names it in the feed's group."""
     config = d.config
     expiry = Expiry(config.waiting_expires_after, config.idle_expires_after)
@@ -21,4 +21,4 @@ def projector(d, consumer=None):
 def from_config(config):
     """The projector of the deployment `config` names, on connections of its own (each
     process of a parallel rebuild builds its own)."""
-    return projector(deps_module.build(config))
+    return projector_of(deps_module.build(config))

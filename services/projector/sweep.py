@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from services.projector import indexes
 from services.projector.retention import OVER
 from shared import checkpoint, table
+from shared.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +23,8 @@ class Expiry:
     """When an abandoned game is called off (a game_expired event): waiting with no seat
     claimed for `waiting_seconds`, active with nobody acting for `idle_seconds`."""
 
-    waiting_seconds: int = 24 * 3600
-    idle_seconds: int = 7 * 24 * 3600
+    waiting_seconds: int = Config.waiting_expires_after
+    idle_seconds: int = Config.idle_expires_after
 
     def reason(self, current, last_at, now_ms):
         """Why the game expires now (table.EXPIRY_REASONS), or None."""

@@ -1,31 +1,13 @@
 """What a game waits for once its read models are written: its bots' turns and
 reactions, the seats' turn timers and the table's own timers (put on the RQ queues by a
-scheduler, services/worker/schedule.py), and its webhooks (services/webhooks/notifier.py).
+scheduler, shared/schedule.py), and its webhooks (services/webhooks/notifier.py).
 
 Waking a game twice is harmless: each job's id says what it is for, and every job
 checks the game again when it runs.
 """
 
 from shared import table
-
-
-class Nothing:
-    """A scheduler that schedules nothing (a projector that only rebuilds)."""
-
-    def bot_turn(self, game_id, seat, version):
-        pass
-
-    def bot_reaction(self, game_id, seat, version, at_ms):
-        pass
-
-    def turn_timer(self, game_id, seat, version, at_ms):
-        pass
-
-    def table_timer(self, game_id, key, at_ms):
-        pass
-
-    def expire_game(self, game_id, version, reason):
-        pass
+from shared.schedule import Nothing
 
 
 class Waits:

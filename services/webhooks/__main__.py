@@ -8,9 +8,9 @@ import logging
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
+from services.ops.clock import Clock
 from services.ops.worker import MeasuredWorker
 from services.webhooks import dead_letters
-from services.worker.clock import Clock
 from shared import jsonutil
 
 

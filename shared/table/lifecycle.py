@@ -28,7 +28,7 @@ from shared.table.events import (
 from shared.table.folding import evolve, fold
 from shared.table.queries import rules_of, rules_timers, takeover_bot
 
-BOTS = bots.LEVELS
+BOTS = bots.LEVELS  # the built-in levels; a plugin adds its own (shared.bots.registry)
 # Options of every game, handled here rather than by the game's rules.
 GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after", "takeover_bot")
 ZOMBIE_AFTER = 2
@@ -70,11 +70,11 @@ def create(game_id, game, seats, options, seed, salt=""):
         "type": CREATED,
         "id": game_id,
         "game": game,
-        "seats": [_seat(spec) for spec in seats],
+        "seats": [_seat(spec, rules.NAME) for spec in seats],
         "options": configured,
         "turn_seconds": _whole_number(options, "turn_seconds", None),
         "zombie_after": _whole_number(options, "zombie_after", ZOMBIE_AFTER),
-        "takeover_bot": _level(options.get("takeover_bot") or TAKEOVER_BOT),
+        "takeover_bot": _level(options.get("takeover_bot") or TAKEOVER_BOT, rules.NAME),
         "custom_deck": deck is not None,
         "dealt_by_creator": chosen_seed is not None or deck is not None,
         "seed_sha256": seed_sha256(seed, salt),
@@ -103,15 +103,21 @@ def _whole_number(options, name, default):
     return value
 
 
-def _level(level):
-    if level not in BOTS:
-        raise RuleError("bad_request", f"unknown bot {level!r}; the levels are {', '.join(BOTS)}")
+def _level(level, game):
+    """`level` when an installed level of that name plays `game`; else bad_request
+    naming the levels that do."""
+    try:
+        bots.registry.get(level, game)
+    except bots.UnknownLevel as error:
+        raise RuleError("bad_request", str(error)) from None
     return level
 
 
-def _think_ms(value):
-    """A search bot's budget per decision, in ms (None: the default, bots.THINK_MS)."""
-    low, high = bots.MIN_THINK_MS, bots.MAX_THINK_MS
+def _think_ms(value, level=None):
+    """A bot's budget per decision, in ms, within its level's bounds (None: the level's
+    default)."""
+    found = bots.registry.levels().get(level)
+    low, high = (found.min_ms, found.max_ms) if found else (bots.MIN_THINK_MS, bots.MAX_THINK_MS)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -119,7 +125,7 @@ def _think_ms(value):
     return value
 
 
-def _seat(spec):
+def _seat(spec, game):
     seat = {
         "name": spec.get("name"),
         "bot": None,
@@ -127,12 +133,12 @@ def _seat(spec):
         "away": False,
         "resigned": False,
         "reaction_seconds": REACTION_SECONDS,
-        "think_ms": _think_ms(spec.get("think_ms")),
+        "think_ms": _think_ms(spec.get("think_ms"), spec.get("bot")),
     }
     if spec.get("reaction_seconds") is not None:
         seat["reaction_seconds"] = spec["reaction_seconds"]
     if spec.get("bot") is not None:
-        level = _level(spec["bot"])
+        level = _level(spec["bot"], game)
         return {**seat, "name": spec.get("name") or f"{level} bot", "bot": level}
     if seat["think_ms"] is not None:
         raise RuleError("bad_request", "think_ms is for a bot's seat")

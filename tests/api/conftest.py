@@ -8,7 +8,8 @@ import pytest
 
 from services.api import create_app
 from services.ops import logs, web
-from tests.integration.conftest import build_deps
+from services.projector.build import projector_of
+from tests.fixtures import build_deps
 
 
 @pytest.fixture
@@ -28,7 +29,7 @@ def client(app):
 
 @pytest.fixture
 def projector(deps):
-    return deps.projector(consumer="test")
+    return projector_of(deps, consumer="test")
 
 
 @pytest.fixture

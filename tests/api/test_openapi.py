@@ -11,7 +11,7 @@ from schemathesis import checks
 
 from services.api import create_app, errors, openapi
 from services.api.games import COMMAND_SCHEMAS, CONTRACTS, STATE_SCHEMAS
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 
 def test_openapi_yaml_is_current():

@@ -176,7 +176,7 @@ def test_openapi_python_client_types_the_generic_view_by_game(stack, generated, 
 
 def test_openapi_python_client_replays_exports_imports_and_forks_typed(played, generated):
     from tablestream_client.api.replays import export_game, fork_game, get_replay, import_replay
-    from tablestream_client.models import Fork, SeatSpec, SeatSpecBot
+    from tablestream_client.models import Fork, SeatSpec
 
     for game, (typed, _) in played.items():
         title, anyone = game.capitalize(), typed.anonymous
@@ -189,7 +189,7 @@ def test_openapi_python_client_replays_exports_imports_and_forks_typed(played, g
         assert type(log).__name__ == f"{title}EventPage" and leftovers(log) == []
         imported = import_replay.sync(client=anyone, body=log)
         assert imported.verdict.value == "checks_out" and imported.version == log.version
-        seats = [SeatSpec(name="ana"), *[SeatSpec(bot=SeatSpecBot("random"))] * (PLAYERS - 1)]
+        seats = [SeatSpec(name="ana"), *[SeatSpec(bot="random")] * (PLAYERS - 1)]
         forked = fork_game.sync(client=anyone, game_id=typed.id, body=Fork(at=8, seats=seats))
         assert forked.forked_from.game == typed.id and forked.forked_from.version >= 8
         assert forked.seats[0].token

@@ -15,6 +15,18 @@ def client(redis_url):
     client.close()
 
 
+def test_redis_py_still_keeps_the_socket_and_buffer_where_the_quick_check_reads_them(client):
+    """Else every check would fall back to redis-py's own (slow under gevent), unseen."""
+    client.ping()
+    connection = client.connection_pool.get_connection()
+    try:
+        sock, reader = connections.socket_and_buffer(connection)
+        assert sock is not None and sock.fileno() >= 0
+        assert reader is not None and reader.has_data() is False
+    finally:
+        client.connection_pool.release(connection)
+
+
 def test_the_pool_opens_quick_connections(client):
     connection = client.connection_pool.get_connection()
     try:

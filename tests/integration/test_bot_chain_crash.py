@@ -6,6 +6,7 @@ Slow (the sweep looks at a game every 30 s): `make test-slow`."""
 
 import pytest
 
+from services.projector.build import projector_of
 from services.worker import chain
 from shared import table
 from tests import processes
@@ -44,7 +45,7 @@ def test_a_worker_killed_mid_chain_loses_no_move_and_the_game_goes_on(tmp_path, 
         assert table.fold(events)["status"] == "finished"
         assert d.queue.connection.exists(lease) == 0
         live = all_read_models(d)
-        d.projector(consumer="check").rebuild()
+        projector_of(d, consumer="check").rebuild()
         assert all_read_models(d) == live
         assert chain.LEASE_MS < 30_000  # the lease never outlasts the sweep's look
     finally:

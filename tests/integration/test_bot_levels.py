@@ -11,11 +11,12 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services import deps as deps_module
+from services.projector.build import projector_of
 from services.worker import jobs
 from shared import bots, jsonutil, table
 from shared.bots import ismcts
 from tests.bot_cases import CASE_PARAMS
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 from tests.integration.test_worker import run_until_quiet
 
 
@@ -36,7 +37,7 @@ def test_greedy_and_ismcts_seats_play_a_game_to_its_end_through_rq(case, redis_d
     ]
     with case.installed():
         game_id = redis_deps.service.create(case.game, seats, {"seed": 5, **case.options})["id"]
-        run_until_quiet(redis_deps, redis_deps.projector(consumer="test"))
+        run_until_quiet(redis_deps, projector_of(redis_deps, consumer="test"))
     _, current = redis_deps.service.load(game_id, fresh=True)
     assert current["status"] == "finished"
     by_seat = [
@@ -51,15 +52,15 @@ def test_a_bot_job_gives_the_bot_its_view_its_own_feed_and_its_budget(redis_deps
     seen = []
     real_choose = bots.choose
 
-    def spy(level, view, feed, rng, think_ms=None):
+    def spy(level, view, feed, rng, think_ms=None, **kwargs):
         seen.append((level, view, feed, think_ms))
-        return real_choose(level, view, feed, rng, think_ms)
+        return real_choose(level, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     seats = [{"name": "ana"}, {"bot": "ismcts", "think_ms": 25}]
     with installed_standin():
         game_id = redis_deps.service.create("alebrijes", seats, {"seed": 3})["id"]
-        projector = redis_deps.projector(consumer="test")
+        projector = projector_of(redis_deps, consumer="test")
         projector.project(game_id)
         redis_deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
         version = projector.project(game_id)
@@ -81,7 +82,7 @@ def test_timers_go_on_their_own_queue_and_a_timers_worker_fires_them_past_a_busy
 ):
     seats = [{"name": "ana"}, {"bot": "ismcts", "think_ms": 5000}]
     game_id = redis_deps.service.create("alebrijes", seats, {"seed": 4, "turn_seconds": 1})["id"]
-    version = redis_deps.projector(consumer="test").project(game_id)
+    version = projector_of(redis_deps, consumer="test").project(game_id)
     timers, bots_queue = redis_deps.timers, redis_deps.queue
     assert timers.name.endswith("timers") and bots_queue.name.endswith("bots")
     assert timers.scheduled_job_registry.get_job_ids() == [f"timer-{game_id}-0-{version}"]
@@ -108,7 +109,7 @@ def test_the_worker_serves_the_queues_it_is_told_and_refuses_others():
     assert refused.returncode == 2 and "timers, bots" in refused.stderr
 
 
-def test_a_bot_that_fails_plays_at_random_rather_than_stall_the_game(
+def test_a_bot_that_fails_plays_as_the_takeover_level_rather_than_stall_the_game(
     redis_deps, monkeypatch, caplog
 ):
     def broken(view, feed, rng, think_ms=None, **kwargs):
@@ -117,7 +118,8 @@ def test_a_bot_that_fails_plays_at_random_rather_than_stall_the_game(
     monkeypatch.setattr(ismcts, "search", broken)
     seats = [{"bot": "ismcts"}, {"name": "bo"}]
     game_id = redis_deps.service.create("alebrijes", seats, {"seed": 6})["id"]
-    version = redis_deps.projector(consumer="test").project(game_id)
+    version = projector_of(redis_deps, consumer="test").project(game_id)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
     assert redis_deps.store.version(game_id) > version
-    assert "ismcts bot in" in caplog.text and "a bug in the search" in caplog.text
+    assert "bot ismcts failed" in caplog.text and "a bug in the search" in caplog.text
+    assert "greedy decides instead" in caplog.text  # the table's takeover_bot

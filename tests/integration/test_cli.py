@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from services import cli
 from services.api import openapi
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 from tests.unit.test_replay import finished_log
 
 

@@ -7,8 +7,9 @@ import pytest
 
 from services import deps as deps_module
 from services.api import create_app
+from services.projector.build import projector_of
 from shared import jsonutil
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 from tests.integration.test_projector import all_read_models
 from tests.integration.test_worker import FOUR_BOTS, run_until_quiet
 
@@ -22,7 +23,7 @@ def deps(cluster_redis, real_redis, keys):
 
 
 def test_bots_play_a_whole_game_with_the_event_store_on_a_cluster(deps):
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 3, "rounds": 1})["id"]
     run_until_quiet(deps, projector)
     summary = jsonutil.loads(deps.redis.get(deps.keys.summary(game_id)))
@@ -30,7 +31,7 @@ def test_bots_play_a_whole_game_with_the_event_store_on_a_cluster(deps):
 
 
 def test_rebuild_on_a_cluster_gives_the_same_read_models(deps):
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     waiting = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
     playing = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 4, "rounds": 1})["id"]
     run_until_quiet(deps, projector)
@@ -43,7 +44,7 @@ def test_rebuild_on_a_cluster_gives_the_same_read_models(deps):
 
 def test_a_long_poll_is_woken_through_the_clusters_pub_sub(deps):
     app = create_app(deps)
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     game = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 5})
     version = projector.project(game["id"])
     answers = []
@@ -58,7 +59,7 @@ def test_a_long_poll_is_woken_through_the_clusters_pub_sub(deps):
 
 def test_the_lobby_reads_summaries_from_every_node(deps):
     app = create_app(deps)
-    projector = deps.projector(consumer="cluster")
+    projector = projector_of(deps, consumer="cluster")
     ids = [
         deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
         for _ in range(6)

@@ -14,6 +14,7 @@ import pytest
 import redis
 
 from services import deps as deps_module
+from services.projector.build import projector_of
 from shared import table
 from shared.config import Config
 from tests import processes
@@ -136,7 +137,7 @@ def test_sigkill_each_process_while_bots_humans_and_timers_play(tmp_path, keys):
         print(f"{len(players.acknowledged)} acknowledged human events, {len(lost)} lost")
         assert players.acknowledged and lost == []
         live = all_read_models(d)
-        d.projector(consumer="check").rebuild()
+        projector_of(d, consumer="check").rebuild()
         assert all_read_models(d) == live
     finally:
         stack.stop()

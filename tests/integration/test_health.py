@@ -12,8 +12,9 @@ from rq.serializers import JSONSerializer
 from services.embedded_redis import free_port
 from services.ops import health, sidecar
 from services.ops.worker import MeasuredWorker
+from services.projector.build import projector_of
 from services.worker import chain
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 BOTS = [{"bot": "random"}] * 3
 
@@ -120,7 +121,7 @@ def cluster_deps(cluster_redis, real_redis, keys):
 
 def test_readiness_and_the_games_gauge_on_a_redis_cluster(cluster_deps):
     d = cluster_deps
-    projector = d.projector(consumer="cluster")
+    projector = projector_of(d, consumer="cluster")
     projector.join_group()
     d.service.create("alebrijes", [{"name": "ana"}, {"open": True}], {"seed": 2})
     later = int(time.time() * 1000) + 30_000

@@ -9,6 +9,7 @@ from rq.serializers import JSONSerializer
 
 from services.game import GameService
 from services.projector import Projector
+from services.projector.build import projector_of
 from services.worker import jobs
 from shared import jsonutil, table
 from shared.games.base import RuleError
@@ -152,7 +153,7 @@ def test_a_bot_plays_a_seat_taken_over_and_only_then(deps):
         deps.service.command(game_id, 0, {"type": "exchange", "cards": []}, by="bot")
     deps.service.timeout(game_id, 0, version)
     deps.service.command(game_id, 1, {"type": "exchange", "cards": []})
-    version = deps.projector().project(game_id)
+    version = projector_of(deps).project(game_id)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
 
 
@@ -171,12 +172,12 @@ def test_resigning_hands_the_seat_to_a_bot_for_good(deps):
     with pytest.raises(RuleError) as refused:
         deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
     assert refused.value.code == "seat_resigned"
-    version = deps.projector().project(game_id)
+    version = projector_of(deps).project(game_id)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
 
 
 def test_a_waiting_game_can_be_cancelled_and_then_leaves_the_lobby(deps):
-    projector = deps.projector()
+    projector = projector_of(deps)
     game_id = deps.service.create("alebrijes", [{"name": "a"}, {"open": True}], {})["id"]
     projector.project(game_id)
     assert deps.redis.zrange(deps.keys.lobby, 0, -1) == [game_id.encode()]
@@ -198,7 +199,7 @@ def test_a_started_game_cannot_be_cancelled(deps):
 
 def test_the_real_scheduler_fires_a_short_timer(deps):
     game_id = deps.service.create("alebrijes", HUMAN_AND_BOT, {"seed": 5, "turn_seconds": 1})["id"]
-    version = deps.projector().project(game_id)
+    version = projector_of(deps).project(game_id)
     worker = SimpleWorker(deps.queues, connection=deps.queue.connection, serializer=JSONSerializer)
     deadline = time.monotonic() + 10
     while "timed_out" not in kinds(deps, game_id):

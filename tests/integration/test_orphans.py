@@ -4,15 +4,16 @@ deleted. Two projectors on a real Redis; one dies between reading and acknowledg
 
 import threading
 
+from services.projector.build import projector_of
 from shared.keys import GROUP
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 
 
 def test_a_running_projector_takes_over_what_a_dead_one_left_pending(real_redis, keys):
     d = build_deps(real_redis, keys)
-    survivor = d.projector(consumer="survivor")
+    survivor = projector_of(d, consumer="survivor")
     survivor.claim_idle_ms = survivor.consumer_gone_ms = 300
     survivor.claim_every = 0.2
     survivor.join_group()

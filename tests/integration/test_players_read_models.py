@@ -6,6 +6,7 @@ and verifiable."""
 import pytest
 
 from services.api import create_app
+from services.projector.build import projector_of
 from shared import replay
 from tests.integration.conftest import build_deps
 
@@ -24,7 +25,7 @@ def client(deps):
 
 @pytest.fixture
 def projector(deps):
-    p = deps.projector(consumer="test")
+    p = projector_of(deps, consumer="test")
     p.join_group()
     return p
 
@@ -172,7 +173,7 @@ def test_a_rebuild_from_the_streams_gives_the_same_read_models(client, projector
     for player_id in player_ids:
         deps.redis.delete(deps.keys.player(player_id))
         deps.players.rebuild(player_id)
-    deps.projector(consumer="rebuilder").rebuild()
+    projector_of(deps, consumer="rebuilder").rebuild()
     assert read_models(deps.redis, deps.keys, game_ids, player_ids) == before
 
 

@@ -11,11 +11,12 @@ from services import deps as deps_module
 from services import embedded_redis
 from services.ops import metrics
 from services.projector import build, rebuild
+from services.projector.build import projector_of
 from services.projector.projector import Projector
 from shared import games, jsonutil, table
 from shared.config import Config
+from tests.fixtures import build_deps
 from tests.helpers import RecordingScheduler, humans, legal_choices
-from tests.integration.conftest import build_deps
 
 
 def stored(deps, key):
@@ -219,7 +220,7 @@ def test_a_rebuild_shared_by_processes_writes_what_one_process_writes(real_redis
     ]
     for game_id in ids:
         play_randomly(d, game_id, rng, 20)
-    assert d.projector().rebuild() == len(ids)
+    assert projector_of(d).rebuild() == len(ids)
     one_process = all_read_models(d)
     d.redis.delete(d.keys.view(ids[0], 1))
     assert rebuild.in_parallel(build.from_config, config, jobs=2, batch=1) == len(ids)
@@ -245,7 +246,7 @@ def test_the_sweep_wakes_a_bot_whose_job_was_lost(deps):
     ]
     version = lost.project(game_id)
     assert deps.queue.count == 0
-    deps.projector().sweep()
+    projector_of(deps).sweep()
     assert deps.queue.job_ids == [f"bot-{game_id}-0-{version}"]
 
 
@@ -253,7 +254,7 @@ def test_the_rebuild_command_rebuilds_every_game(real_redis, redis_url, keys):
     """`python -m services.projector rebuild`, as an operator runs it, in its own process
     against the same Redis server."""
     deps = build_deps(real_redis, keys)
-    projector = deps.projector(consumer="test")
+    projector = projector_of(deps, consumer="test")
     game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
     projector.project(game_id)
     live = all_read_models(deps)
@@ -284,7 +285,7 @@ def test_rebuild_without_redis_url_finds_the_embedded_redis_of_the_run(tmp_path,
         assert (tmp_path / "redis.url").read_text().strip() == url
         deps = build_deps(redis.Redis.from_url(url), keys)
         game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
-        deps.projector(consumer="test").project(game_id)
+        projector_of(deps, consumer="test").project(game_id)
         live = all_read_models(deps)
         deps.redis.delete(deps.keys.view(game_id, 0))
         env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_URL")}

@@ -1,10 +1,11 @@
 """services/projector in batches: many games a round trip, each game once per batch, the
 checkpoints it remembers checked against the stored ones; on fakeredis and a real Redis."""
 
+from services.projector.build import projector_of
 from services.projector.projector import Projector
 from services.webhooks.subscriptions import Subscriptions
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 from tests.integration.test_projector import all_read_models, move, stored
 
 OPEN = [{"name": "a"}, {"open": True}]
@@ -177,7 +178,7 @@ def test_notifications_with_nothing_to_write_are_acknowledged_too(deps):
 
 
 def test_a_webhook_read_that_fails_does_not_hold_up_the_views(deps):
-    projector = deps.projector(consumer="p")
+    projector = projector_of(deps, consumer="p")
     game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 9})["id"]
     deps.redis.set(deps.keys.webhooks(game_id), "not a hash")  # HGETALL answers WRONGTYPE
     move(deps, game_id)
@@ -237,7 +238,7 @@ def real_projector(real_redis, keys):
     """Deps on a real Redis server (the round trips are counted on its connections) and
     a projector of them that has joined the feed's group."""
     d = build_deps(real_redis, keys)
-    projector = d.projector(consumer="p")
+    projector = projector_of(d, consumer="p")
     projector.join_group()
     return d, projector
 

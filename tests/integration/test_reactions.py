@@ -7,6 +7,7 @@ from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
 from services.projector import Projector
+from services.projector.build import projector_of
 from shared import jsonutil
 from shared.games.alien.scenarios import arrange_deck
 from tests.helpers import RecordingScheduler
@@ -32,7 +33,7 @@ def kinds(deps, game_id):
 def run_due_jobs(deps, until, timeout=10.0):
     """Run the worker, with its scheduler, until `until()` holds."""
     worker = SimpleWorker(deps.queues, connection=deps.queue.connection, serializer=JSONSerializer)
-    projector = deps.projector()
+    projector = projector_of(deps)
     deadline = time.monotonic() + timeout
     while not until():
         assert time.monotonic() < deadline, "it never happened"
@@ -59,7 +60,7 @@ def test_a_bot_reacts_to_a_new_chance_after_its_delay_and_only_once(deps):
 def test_a_human_who_claims_before_the_bots_delay_wins_the_capture(deps):
     seats = [{"name": "a"}, {"name": "b"}, {"bot": "random", "reaction_seconds": 0.5}]
     game_id = alien_game(deps, seats)
-    deps.projector().project(game_id)
+    projector_of(deps).project(game_id)
     deps.service.command(game_id, 1, SUM)  # at once, well inside the bot's 0.5 s
     run_due_jobs(deps, lambda: ("stacked", 2) in kinds(deps, game_id))
     claims = [seat for kind, seat in kinds(deps, game_id) if kind == "claimed"]
@@ -69,7 +70,7 @@ def test_a_human_who_claims_before_the_bots_delay_wins_the_capture(deps):
 def test_a_bot_claims_when_the_human_is_slower_than_its_delay(deps):
     seats = [{"name": "a"}, {"name": "b"}, {"bot": "random", "reaction_seconds": 0.2}]
     game_id = alien_game(deps, seats)
-    deps.projector().project(game_id)
+    projector_of(deps).project(game_id)
     run_due_jobs(deps, lambda: ("claimed", 2) in kinds(deps, game_id))
     late = deps.service.load(game_id, fresh=True)[1]
     assert late["rules"]["window"]["claimant"] == 2
@@ -78,7 +79,7 @@ def test_a_bot_claims_when_the_human_is_slower_than_its_delay(deps):
 def test_the_stacking_window_closes_on_its_timer_when_a_seat_never_stacks(deps):
     seats = [{"name": "a"}, {"name": "b"}, {"bot": "random", "reaction_seconds": 0}]
     game_id = alien_game(deps, seats, stack_seconds=1)
-    deps.projector().project(game_id)
+    projector_of(deps).project(game_id)
     run_due_jobs(deps, lambda: ("claimed", 2) in kinds(deps, game_id))
     view = jsonutil.loads(deps.redis.get(deps.keys.view(game_id, 0)))
     assert [t["key"] for t in view["timers"]] == ["window-1"]  # its deadline, for all to see

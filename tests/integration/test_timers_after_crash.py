@@ -7,10 +7,11 @@ import time
 import pytest
 from rq import Worker
 
-from services.worker.clock import LEASE_SECONDS, Clock
+from services.ops.clock import LEASE_SECONDS, Clock
+from services.projector.build import projector_of
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 
 
 @pytest.fixture
@@ -32,7 +33,7 @@ def test_a_pending_turn_timer_fires_within_10_s_of_a_restarted_worker(
         processes.wait_for(lambda: Worker.count(queue=d.queue) == 1, timeout=20)
         time.sleep(1)  # its clock (or scheduler) is up and holds the queue
         game_id = d.service.create("alebrijes", humans("ana", "bo"), {"turn_seconds": 2})["id"]
-        d.projector(consumer="test").project(game_id)  # schedules the seat's timer
+        projector_of(d, consumer="test").project(game_id)  # schedules the seat's timer
         assert d.timers.scheduled_job_registry.count == 1  # timers have their own queue
     finally:
         processes.kill_tree(first)  # the worker and anything it forked, mid-wait

@@ -7,11 +7,12 @@ hear each game's versions in order."""
 
 import threading
 
+from services.projector.build import projector_of
 from shared import jsonutil, table
 from shared.keys import GROUP
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 from tests.integration.test_projector import move
 from tests.integration.test_projector_batches import published
 
@@ -24,7 +25,7 @@ def test_two_projectors_apply_every_event_once_and_tell_each_games_versions_in_o
     pubsub = d.redis.pubsub()
     pubsub.subscribe(d.keys.changes)
     pubsub.get_message(timeout=1)  # the subscription's confirmation
-    projectors = [d.projector(consumer=name) for name in ("one", "two")]
+    projectors = [projector_of(d, consumer=name) for name in ("one", "two")]
     for projector in projectors:
         projector.join_group()
     stopping = threading.Event()

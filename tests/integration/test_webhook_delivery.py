@@ -16,13 +16,14 @@ from services import deps as deps_module
 from services.api import create_app
 from services.api.games import CONTRACTS
 from services.api.webhook_schemas import WebhookNotification
+from services.projector.build import projector_of
 from services.webhooks import __main__ as webhooks_cli
 from services.webhooks import dead_letters, delivery
 from services.webhooks.notifier import Notifier
 from services.webhooks.settings import Settings
 from shared import table, webhooks
 from shared.replay import table_at
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 from tests.webhook_receiver import Receiver
 
 
@@ -50,7 +51,7 @@ def client(deps):
 
 @pytest.fixture
 def projector(deps):
-    return deps.projector(consumer="test")
+    return projector_of(deps, consumer="test")
 
 
 @pytest.fixture
@@ -403,7 +404,9 @@ def test_a_duplicate_delivery_job_sends_nothing(hook_env, deps, client, projecto
     sent = receiver.acknowledged()
     assert sent
     # Another projector enqueues the same notifications again (new nonces).
-    deps.notifier.notify(created["id"], None, deps.store.read(created["id"]))
+    Notifier(deps.redis, deps.keys, deps.webhook_queue).notify(
+        created["id"], None, deps.store.read(created["id"])
+    )
     assert deps.webhook_queue.count == len(sent)
     deliver_all(deps)
     assert receiver.acknowledged() == sent
@@ -466,7 +469,8 @@ def test_notifications_of_events_older_than_an_hour_are_not_sent(hook_env, deps,
     late = Notifier(deps.redis, deps.keys, deps.webhook_queue, clock=lambda: later)
     assert late.notify(created["id"], None, records) == 0
     assert deps.webhook_queue.count == 0
-    assert deps.notifier.notify(created["id"], None, records) == 2  # started, a turn
+    notifier = Notifier(deps.redis, deps.keys, deps.webhook_queue)
+    assert notifier.notify(created["id"], None, records) == 2  # started, a turn
     assert deps.webhook_queue.count == 2
 
 

@@ -7,8 +7,8 @@ import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
+from services.ops.clock import Clock
 from services.worker import jobs
-from services.worker.clock import Clock
 from shared import bots, jsonutil
 
 FOUR_BOTS = [{"bot": "random"}] * 4
@@ -72,9 +72,9 @@ def test_a_bot_decides_from_its_own_seats_view_only(deps, projector, monkeypatch
     seen = []
     real_choose = bots.choose
 
-    def spy(bot, view, feed, rng, think_ms=None):
+    def spy(bot, view, feed, rng, think_ms=None, **kwargs):
         seen.append(view)
-        return real_choose(bot, view, feed, rng, think_ms)
+        return real_choose(bot, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     game_id = deps.service.create("alebrijes", [{"name": "ana"}, {"bot": "random"}], {"seed": 3})[

@@ -1,5 +1,6 @@
-"""The worker's clock: moves jobs whose time has come (turn timers, table timers, bot
-reactions) from RQ's scheduled registry onto their queue.
+"""The RQ workers' clock (the bot and timer workers', the webhook workers'): moves
+jobs whose time has come (turn timers, table timers, bot reactions, webhook retries)
+from RQ's scheduled registry onto their queue.
 
 RQ's own scheduler runs in a forked child under a lock that lives 61 s and is only
 retried every 10 minutes, so a SIGKILLed worker stopped every timer for ~14 minutes.
