@@ -138,3 +138,10 @@ def test_a_setting_left_empty_is_its_default(tmp_path):
     unset = Config.from_env({"RUN_DIR": str(tmp_path)})
     empty = Config.from_env({**{name: "" for name in read}, "RUN_DIR": str(tmp_path)})
     assert empty == unset
+
+
+def test_durability_is_one_of_its_modes():
+    assert Config.from_env({}).durability == "always"
+    assert Config.from_env({"DURABILITY": "EverySec"}).durability == "everysec"
+    with pytest.raises(ValueError, match="DURABILITY"):
+        Config.from_env({"DURABILITY": "sometimes"})
