@@ -7,20 +7,22 @@ from services.api.errors import ApiError
 from shared import tokens
 
 
-def bearer():
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if not header:
+def bearer(authorization):
+    """The token of an Authorization header ("Bearer <token>"); None without one."""
+    if not authorization:
         return None
+    scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("unauthorized", "use the header 'Authorization: Bearer <seat token>'")
     return token.strip()
 
 
-def holder_of(game_id, secret, required):
-    """What the caller's token holds in `game_id`: a seat number, tokens.CREATOR, or None
-    for an anonymous caller when a token is not required."""
-    token = bearer()
+def holder(secret, authorization, game_id, required):
+    """What the token of an Authorization header holds in `game_id`: a seat number,
+    tokens.CREATOR, or None for an anonymous caller when a token is not required.
+    Raises ApiError (unauthorized, forbidden). The one reading of a token: the routes
+    (`holder_of`) and the fast path call it."""
+    token = bearer(authorization)
     if token is None:
         if required:
             raise ApiError("unauthorized", "this needs a token: 'Authorization: Bearer ...'")
@@ -33,15 +35,26 @@ def holder_of(game_id, secret, required):
     return held[1]
 
 
-def seat_of(game_id, secret, required):
-    """The caller's seat in `game_id`; None for a spectator (no token, or the creator's
-    token) when a seat is not required."""
-    held = holder_of(game_id, secret, required)
+def seat(secret, authorization, game_id, required):
+    """The seat the token of an Authorization header holds in `game_id`; None for a
+    spectator (no token, or the creator's token) when a seat is not required. Raises
+    ApiError as `holder`, and forbidden for the creator's token when it is."""
+    held = holder(secret, authorization, game_id, required)
     if held == tokens.CREATOR:
         if required:
             raise ApiError("forbidden", "the creator's token holds no seat; use a seat token")
         return None
     return held
+
+
+def holder_of(game_id, secret, required):
+    """`holder` of this request's Authorization header."""
+    return holder(secret, request.headers.get("Authorization"), game_id, required)
+
+
+def seat_of(game_id, secret, required):
+    """`seat` of this request's Authorization header."""
+    return seat(secret, request.headers.get("Authorization"), game_id, required)
 
 
 def seat_token_for(game_id, seat, secret):
