@@ -1,4 +1,4 @@
-"""Greedy against random, in-process on shared/table.py: the greedy seat's win share.
+"""Greedy against random, in-process on shared/table: the greedy seat's win share.
 
     .venv/bin/python -m bench.greedy_vs_random alebrijes --players 2 --games 200
     .venv/bin/python -m bench.greedy_vs_random abluxxen --players 3 --option published=true

@@ -5,6 +5,8 @@
     tablestream rebuild              every read model again from the streams (--jobs N)
     tablestream replay LOG...        check finished games' logs offline
     tablestream tournament ...       bots against bots
+    tablestream bots check LEVEL     does a bot level decide only from what its seat sees?
+    tablestream bot run ...          a bot level plays a seat through the public API
     tablestream bench [NAME] ...     a benchmark from bench/ (a checkout only)
     tablestream openapi [--write]    the OpenAPI document
 
@@ -129,6 +131,79 @@ def tournament(args):
     except ModuleNotFoundError:
         raise click.ClickException("this version has no tournament runner") from None
     sys.exit(module.main(list(args)))
+
+
+@cli.group()
+def bots():
+    """Bot levels: the built-in ones and installed plugins (docs/bots.md)."""
+
+
+@bots.command("list")
+def bots_list():
+    """The levels installed, the games each plays, and any that did not load."""
+    from shared.bots import registry
+
+    for name, level in registry.levels().items():
+        click.echo(f"{name}: {', '.join(level.games)}  {level.description}".rstrip())
+    for name, why in registry.problems().items():
+        click.echo(f"{name}: not served: {why}")
+
+
+@bots.command("check")
+@click.argument("level")
+@click.option("--positions", default=20, show_default=True, help="Positions per game.")
+@click.option("--worlds", default=2, show_default=True, help="Other tables per position.")
+@click.option("--repeats", default=2, show_default=True, help="Decisions on the real table.")
+@click.option("--game", "game_names", multiple=True, help="Only this game (repeatable).")
+@click.option("--think-ms", type=int, help="The budget per decision (default: the level's).")
+@click.option("--seed", default="check", show_default=True)
+def bots_check(level, positions, worlds, repeats, game_names, think_ms, seed):
+    """Change only what the seat cannot see, over many positions of every game LEVEL
+    plays; report any decision that changed, and decision time against the budget.
+    Exits 1 when a decision changed or was late, 2 when LEVEL cannot be checked."""
+    from services import fairness
+    from shared.bots import registry
+
+    try:
+        registry.get(level)
+        for game in game_names:
+            registry.get(level, game)
+    except registry.UnknownLevel as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(2)
+    report = fairness.check(
+        level, positions, worlds, repeats, seed, think_ms, list(game_names) or None
+    )
+    click.echo(report.text())
+    sys.exit(0 if report.passed else 1)
+
+
+@cli.group()
+def bot():
+    """A bot that plays over the public API, from any machine (docs/bots.md)."""
+
+
+@bot.command("run")
+@click.option("--url", required=True, help="The API's base URL, e.g. http://127.0.0.1:8000.")
+@click.option("--token", required=True, help="The seat's token (it names game and seat).")
+@click.option("--level", required=True, help="An installed level: random, greedy, ismcts...")
+@click.option("--think-ms", type=int, help="The budget per decision (default: the level's).")
+@click.option("--max-seconds", type=float, help="Give up after this long (default: never).")
+def bot_run(url, token, level, think_ms, max_seconds):
+    """Play the seat of TOKEN with LEVEL until the game is over; print how it ended."""
+    from services import botrun
+    from shared.bots import registry
+
+    try:
+        view, sent = botrun.run(url, token, level, think_ms, max_seconds)
+    except registry.UnknownLevel as error:
+        click.echo(f"Error: {error}", err=True)
+        sys.exit(2)
+    except botrun.ApiError as error:
+        raise click.ClickException(f"the API refused: {error}") from None
+    status = view["status"] if view else "not reached"
+    click.echo(json.dumps({"status": status, "sent": sent, "result": (view or {}).get("result")}))
+    sys.exit(0 if status in botrun.OVER else 1)
 
 
 @cli.command(context_settings=PASS_THROUGH)

@@ -207,7 +207,8 @@ def children(env, state):
 
         def redis_server(**popen):
             # Also writes <state>/redis.url, where every command of the project finds it.
-            return embedded_redis.start_for_run(state, redis_port, **popen)[0]
+            fsync = "always" if config.durability == "always" else "everysec"
+            return embedded_redis.start_for_run(state, redis_port, appendfsync=fsync, **popen)[0]
 
         found.append(Child("redis", redis_server))
     metrics_dir = state / "metrics"  # the API's processes share their metrics here
@@ -232,6 +233,14 @@ def children(env, state):
     worker = [python, "-m", "services.worker", "--queues", "bots"]
     for number in range(1, config.workers + 1):
         found.append(_sidecar_child(f"worker-{number}", worker, env))
+    # The games of bots only, on workers of their own (BACKGROUND_WORKERS, 1): however
+    # many anyone opens, they never keep a person's bot opponent waiting.
+    # They also run at a lower CPU priority (BACKGROUND_WORKER_NICE more), so a
+    # person's bot thinks first when the cores are short.
+    background = [python, "-m", "services.worker", "--queues", "background"]
+    lower = min(19, config.background_nice + config.background_worker_nice)
+    for number in range(1, config.background_workers + 1):
+        found.append(_sidecar_child(f"background-{number}", background, env, nice=lower))
     # Webhook deliveries, on their own queue (no metrics server of their own yet).
     webhooks = [python, "-m", "services.webhooks", "worker"]
     nice = background_nice(env)
@@ -245,11 +254,12 @@ def background_nice(env):
     return Config.from_env(env).background_nice
 
 
-def _sidecar_child(name, command, env):
+def _sidecar_child(name, command, env, nice=None):
     metrics_off = Config.from_env(env).metrics_port == 0
     port = None if metrics_off else embedded_redis.free_port()
     child_env = {**env, "METRICS_PORT": str(port or 0)}
-    return Child(name, _launcher(command, child_env), port=port, nice=background_nice(env))
+    nice = background_nice(env) if nice is None else nice
+    return Child(name, _launcher(command, child_env), port=port, nice=nice)
 
 
 def _launcher(command, env):

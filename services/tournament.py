@@ -131,7 +131,8 @@ class Game:
         level = self.levels[seat]
         view, feed = self.view(seat), self.feeds[seat]
         start = time.perf_counter()
-        command = bots.choose(level, view, feed, self.rng, think_ms=self.think_ms)
+        fallback = table.takeover_bot(self.table)
+        command = bots.choose(level, view, feed, self.rng, self.think_ms, fallback=fallback)
         self.decisions.append((level, time.perf_counter() - start))
         self._send(seat, command)
 
@@ -275,7 +276,8 @@ def parse(argv):
     parser.add_argument(
         "--levels",
         default="ismcts,greedy,random",
-        help=f"one level per seat, comma-separated, from {', '.join(bots.LEVELS)}",
+        help="one level per seat, comma-separated: random, greedy, ismcts or an installed"
+        " plugin's (shared.bots.registry)",
     )
     parser.add_argument("--games", type=int, default=100, help="games of each game (100)")
     parser.add_argument("--seed", default="1", help="the tournament's seed (1)")
@@ -300,8 +302,11 @@ def parse(argv):
         if len(args.levels) not in players:
             parser.error(f"{name} is for {players.start} to {players.stop - 1} players")
     for level in args.levels:
-        if level not in bots.LEVELS:
-            parser.error(f"no level {level!r}; levels: {', '.join(bots.LEVELS)}")
+        for name in args.game:
+            try:
+                bots.registry.get(level, name)
+            except bots.UnknownLevel as error:
+                parser.error(str(error))
     if not bots.MIN_THINK_MS <= args.think_ms <= bots.MAX_THINK_MS:
         parser.error(f"--think-ms is from {bots.MIN_THINK_MS} to {bots.MAX_THINK_MS}")
     if args.games < 1 or args.jobs < 1 or args.rounds < 1:

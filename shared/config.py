@@ -35,6 +35,17 @@ class Config:
     rate_limit_streams: int = 200
     upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
+    rate_limit_players: str = "30/hour"  # guest players made per client address
+    # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
+    player_issuers: str = ""
+    # When an append is acknowledged (docs/operations.md, "Durable acknowledgements"):
+    # "always" (Redis fsyncs before it replies: make run's embedded Redis is started so;
+    # set appendfsync always on your own), "everysec" (it fsyncs every second), or
+    # "replica" (WAIT for DURABILITY_REPLICAS replicas, at most DURABILITY_TIMEOUT_MS,
+    # then refuse).
+    durability: str = "always"
+    durability_replicas: int = 1
+    durability_timeout_ms: int = 1000
     # Origins browsers may call the API from (comma-separated, or "*"); "" keeps CORS off.
     cors_origins: str = ""
     # What `make run` (services/run.py) starts, where it listens and keeps its state.
@@ -42,6 +53,9 @@ class Config:
     projectors: int = 1
     workers: int = 2
     background_nice: int = 0  # niceness added to the projectors and workers (0 to 19)
+    # Workers for the games of bots only (the `background` queue), this much nicer still.
+    background_workers: int = 1
+    background_worker_nice: int = 10
     run_dir: Path = RUN_DIR
     # Logs (services/ops/logs.py): "json" lines or "text", and the level.
     log_format: str = "json"
@@ -63,6 +77,14 @@ class Config:
     webhook_backoff_seconds: float = 2.0
     webhook_timeout_seconds: float = 5.0
     webhook_pause_after: int = 3
+    # Bot levels a worker must be able to play beside the built-in ones (comma-separated
+    # names of installed plugins): it will not start without them (docs/bots.md).
+    bot_levels: tuple = ()
+    # The WebSocket channel (services/api/live.py): a protocol ping this often, and a
+    # peer that has not answered the last one by the next is closed; a send that waits
+    # this long on a client that does not read closes it as a slow consumer.
+    ws_ping_seconds: float = 25.0
+    ws_send_seconds: float = 10.0
 
     @classmethod
     def from_env(cls, env=None):
@@ -94,11 +116,23 @@ class Config:
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
+            rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
+            player_issuers=env.get("PLAYER_ISSUERS", ""),
+            durability=_durability(env.get("DURABILITY") or cls.durability),
+            durability_replicas=int(env.get("DURABILITY_REPLICAS") or cls.durability_replicas),
+            durability_timeout_ms=int(
+                env.get("DURABILITY_TIMEOUT_MS") or cls.durability_timeout_ms
+            ),
             cors_origins=env.get("CORS_ORIGINS", ""),
             port=int(env.get("PORT") or cls.port),
             projectors=int(env.get("PROJECTORS") or cls.projectors),
             workers=int(env.get("WORKERS") or cls.workers),
             background_nice=min(19, max(0, int(env.get("BACKGROUND_NICE") or 0))),
+            background_workers=int(env.get("BACKGROUND_WORKERS") or cls.background_workers),
+            background_worker_nice=min(
+                19,
+                max(0, int(env.get("BACKGROUND_WORKER_NICE") or cls.background_worker_nice)),
+            ),
             run_dir=Path(env.get("RUN_DIR") or RUN_DIR),
             log_format=(env.get("LOG_FORMAT") or cls.log_format).lower(),
             log_level=(env.get("LOG_LEVEL") or cls.log_level).upper(),
@@ -118,7 +152,22 @@ class Config:
                 env.get("WEBHOOK_TIMEOUT_SECONDS") or cls.webhook_timeout_seconds
             ),
             webhook_pause_after=int(env.get("WEBHOOK_PAUSE_AFTER") or cls.webhook_pause_after),
+            bot_levels=tuple(
+                name.strip() for name in env.get("BOT_LEVELS", "").split(",") if name.strip()
+            ),
+            ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
+            ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
         )
+
+
+DURABILITY = ("everysec", "always", "replica")
+
+
+def _durability(raw):
+    mode = raw.strip().lower()
+    if mode not in DURABILITY:
+        raise ValueError(f"DURABILITY is one of {', '.join(DURABILITY)}: {raw!r}")
+    return mode
 
 
 def _flag(raw):

@@ -5,7 +5,10 @@ every job re-checks the game when it runs, so scheduling the same thing twice, o
 job that comes too late, is harmless.
 
 A bot turn is not enqueued while a bot chain holds the game's lease
-(services/worker/chain.py): the chain plays that turn itself, or hands it on.
+(services/worker/chain.py): the chain plays that turn itself, or hands it on. The bot
+turns of a game where every seat is a bot go on `background`, after the bots of games
+people play: however many such games anyone opens, they share the workers that serve
+`background` and take no time from a person waiting for a bot.
 """
 
 from datetime import UTC, datetime
@@ -27,9 +30,10 @@ class Scheduler:
     """Bot turns and reactions go on `queue`; turn and table timers on `timers`, so a
     worker serving timers is never busy thinking for a bot when one is due."""
 
-    def __init__(self, queue, timers=None):
+    def __init__(self, queue, timers=None, background=None):
         self.queue = queue
         self.timers = timers if timers is not None else queue
+        self.background = background if background is not None else queue
 
     def bot_turn(self, game_id, seat, version):
         """The bot in `seat` moves now, unless a bot chain is playing the game."""
@@ -37,9 +41,14 @@ class Scheduler:
             return
         self._now(PLAY_BOT_TURN, f"bot-{game_id}-{seat}-{version}", game_id, seat, version)
 
-    def continue_bots(self, game_id, seat, version, lease):
+    def continue_bots(self, game_id, seat, version, lease, background=False):
         """A bot chain hands on: the bot in `seat` moves next, in a job that takes over
-        the chain's `lease` (its token)."""
+        the chain's `lease` (its token); on `background` for a game of bots only."""
+        if background:
+            job_id = f"background-{game_id}-{seat}-{version}"
+            args = (game_id, seat, version, lease, True)
+            self._now(PLAY_BOT_TURN, job_id, *args, queue=self.background)
+            return
         job_id = f"bot-{game_id}-{seat}-{version}"
         self._now(PLAY_BOT_TURN, job_id, game_id, seat, version, lease)
 
@@ -66,8 +75,8 @@ class Scheduler:
         """Call off an abandoned game, unless it moves before the job runs."""
         self._now(EXPIRE_GAME, f"expire-{game_id}-{version}", game_id, version, reason)
 
-    def _now(self, function, job_id, *args):
-        self.queue.enqueue(
+    def _now(self, function, job_id, *args, queue=None):
+        (queue or self.queue).enqueue(
             function, *args, job_id=job_id, result_ttl=KEEP_RESULT, failure_ttl=KEEP_FAILURE
         )
 

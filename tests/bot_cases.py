@@ -6,13 +6,12 @@ always the Alebrijes stand-in of tests/standin_bots.py, so the generic tests run
 or not the per-game modules have landed, and never skip.
 """
 
-import random
 from contextlib import nullcontext
 from importlib.util import find_spec
 
 import pytest
 
-from services.tournament import Game
+from services import fairness
 from shared import bots, games, table
 from tests import standin_bots
 
@@ -57,42 +56,18 @@ class TickClock:
         return self.now
 
 
-def _hidden_choice_made(game, view):
-    """Alakablast: the seat must choose its duel card after its rival chose in secret."""
-    duel = (view["state"] or {}).get("duel") if game == "alakablast" else None
-    return bool(duel and duel["chosen"] and view["seat"] not in duel["chosen"])
-
-
 def decision_points(case, seed, count=3, every=5):
-    """Up to `count` moments of a real table (random bots playing) where a seat must
-    move: (table, version, seat, view, feed), every `every` turns; in Alakablast also
-    one where the rival already chose its duel card in secret, when play reaches one."""
-    played = Game(case.game, ["random"] * PLAYERS, seed, options=case.options)
-    points, turns, hidden = [], 0, False
-    for _ in range(5000):
-        seat = played.turn_seat()
-        if seat is not None:
-            view, feed = played.view(seat), list(played.feeds[seat])
-            point = (played.table, played.version, seat, view, feed)
-            if not hidden and _hidden_choice_made(case.game, view):
-                points.append(point)
-                hidden = True
-            elif turns % every == 0 and len(view["legal"]) > 1:
-                points.append(point)
-            turns += 1
-        if len(points) >= count + (case.game == "alakablast") or not played.step():
-            break
-    return points
+    """Up to `count` moments of a real table where a seat must move (services.fairness)."""
+    return fairness.decision_points(
+        case.game, seed, count=count, every=every, options=case.options, players=PLAYERS
+    )
 
 
 def other_world(case, current, version, seat, view, feed, salt):
-    """A second table the seat cannot tell from `current`: the rules state drawn by the
-    game's sample() (others' cards, the draw pile, hidden choices), another seed.
-    Checks first that the seat's view is the same, and that the world does differ."""
-    rules = games.get(case.game)
-    world = case.module().sample(view, feed, random.Random(f"other-{salt}"))
-    assert rules.view(world, seat) == view["state"]
-    assert world != current["rules"], "the sampled world is the real one: nothing to hide"
-    other = {**current, "rules": world, "seed": f"another seed {salt}"}
+    """A second table the seat cannot tell from `current` (services.fairness), which
+    does differ from it."""
+    other = fairness.other_world(current, version, seat, view, feed, salt)
+    assert other is not None, "the sampled world is the real one: nothing to hide"
+    assert games.get(case.game).view(other["rules"], seat) == view["state"]
     assert table.view(other, version, seat) == view
     return other

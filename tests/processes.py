@@ -6,6 +6,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import psutil
@@ -42,6 +43,36 @@ def start(name, env, log_path, *arguments):
         stdout=log,
         stderr=subprocess.STDOUT,
     )
+
+
+def start_api(env, log_path, port):
+    """Start the API as deployed (gunicorn, deploy/gunicorn.conf.py) with one worker
+    on 127.0.0.1:`port`; return the process once /healthz answers."""
+    log = open(log_path, "a")
+    gunicorn = [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        str(ROOT / "deploy" / "gunicorn.conf.py"),
+    ]
+    process = subprocess.Popen(
+        [*gunicorn, "--bind", f"127.0.0.1:{port}", "services.api:create_app()"],
+        cwd=ROOT,
+        env={**env, "WEB_CONCURRENCY": "1", "LOG_FORMAT": "text"},
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).close()
+            return process
+        except OSError:
+            assert process.poll() is None, f"the API exited early; see {log_path}"
+            time.sleep(0.1)
+    kill_tree(process)
+    raise AssertionError("the API did not start in time")
 
 
 def kill_tree(process):

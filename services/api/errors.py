@@ -21,6 +21,11 @@ STATUS = {
     "not_found": 404,
     "unknown_game": 404,
     "unknown_seat": 404,
+    "unknown_player": 404,
+    "bad_name": 400,
+    "bad_cursor": 400,
+    "identity_linked": 409,
+    "not_invited": 409,
     "method_not_allowed": 405,
     "not_your_turn": 409,
     "version_conflict": 409,
@@ -42,6 +47,7 @@ STATUS = {
     "bad_version": 422,
     "rate_limited": 429,
     "internal_error": 500,
+    "not_replicated": 503,
 }
 
 _HTTP_CODES = {
@@ -73,6 +79,13 @@ class ApiError(Exception):
 def problem_bytes(code, detail, errors=None, request_id=None):
     """The problem+json body of an error with a stable `code`; `request_id` defaults to
     the Flask request's."""
+    body = problem_fields(code, detail, errors, request_id)
+    return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
+
+
+def problem_fields(code, detail, errors=None, request_id=None):
+    """The problem+json fields of an error (the WebSocket's `error` message carries
+    them too); `request_id` defaults to the Flask request's."""
     body = {
         "type": f"about:blank#{code}",
         "title": code.replace("_", " "),
@@ -86,7 +99,7 @@ def problem_bytes(code, detail, errors=None, request_id=None):
         request_id = g.get("request_id")
     if request_id:
         body["request_id"] = request_id  # quote it when reporting a problem
-    return orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS)  # list errors use int keys
+    return body
 
 
 def problem(code, detail, errors=None, headers=None):

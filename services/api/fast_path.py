@@ -5,11 +5,11 @@ Most of a move's requests are a seat's command POST and the view GETs that follo
 For those, Flask's request context, routing, hooks and Response cost about as much as
 the answer's own work (docs/design.md, "The fast paths"). This WSGI middleware answers
 them itself, with the same status, headers, body, access line and metrics as the
-routes, because it asks the same functions: which seat a token holds (`auth.seat`),
-what caches may keep (`caching.per_seat`), the seat's command limit
-(`limits.SeatLimits.count`), the command's answer (`play.moved`), the view's answer
-(`play.view_headers`, `play.waits`, `play.of_kind`), the access line and metrics
-(`services.ops.web.answered`).
+routes, because it asks the same functions: which seat a token holds
+(`auth.seat_known`, deciding as `auth.seat_of`), what caches may keep
+(`caching.per_seat`), the seat's command limit (`limits.SeatLimits.count`), the
+command's answer (`play.moved`), the view's answer (`play.view_headers`, `play.waits`,
+`play.of_kind`), the access line and metrics (`services.ops.web.answered`).
 
 It takes exactly these requests; anything else goes to Flask untouched, before
 anything is counted or written (a body read here is handed on):
@@ -17,16 +17,17 @@ anything is counted or written (a body read here is handed on):
 - `GET /v1/{game}/{game_id}/view` (or `/v1/games/...`), the game id ASCII; no query,
   or `after=<digits>` optionally followed by `&wait=<digits>` (at most MAX_WAIT); no
   `If-None-Match`, no `Origin` (even empty), no `Content-Type`, no
-  `Transfer-Encoding`, no body; no token, or one `auth.seat` reads for this game (a
-  seat's, the creator's); a view stored for that seat, of that kind of game, newer
-  than `after` or of a game that is over (a long-poll that would wait is Flask's).
+  `Transfer-Encoding`, no body; no token, or one `auth.seat_known` is sure of for this
+  game (a seat's, the creator's, a player's whose seat this process knows); a view
+  stored for that seat, of that kind of game, newer than `after` or of a game that is
+  over (a long-poll that would wait is Flask's).
 - `POST /v1/{game}/{game_id}/commands` (or `/v1/games/...`), the game id ASCII; no
   query, no `Idempotency-Key`, no `Origin`, no `Transfer-Encoding`; `Content-Type:
-  application/json` exactly and a Content-Length of 1 to body.MAX_BODY bytes; a seat's
-  token for this game (`auth.seat`, required); a body that is strict JSON (orjson), an
-  object with a string `type`, nested at most body.MAX_DEPTH deep, no field named
-  twice. Once taken, it answers every outcome itself: the move, a refusal or a 429 as
-  problem+json, a 500.
+  application/json` exactly and a Content-Length of 1 to body.MAX_BODY bytes; a token
+  of a seat of this game (`auth.seat_known`, required: a seat's, or a player's whose
+  seat this process knows); a body that is strict JSON (orjson), an object with a
+  string `type`, nested at most body.MAX_DEPTH deep, no field named twice. Once taken,
+  it answers every outcome itself: the move, a refusal or a 429 as problem+json, a 500.
 """
 
 import functools
@@ -57,10 +58,11 @@ _COMMAND_TO_FLASK = ("HTTP_IDEMPOTENCY_KEY", "HTTP_ORIGIN", "HTTP_TRANSFER_ENCOD
 class FastPath:
     """WSGI middleware in front of the app's own `wsgi_app`."""
 
-    def __init__(self, wsgi_app, deps, games, seat_limits):
+    def __init__(self, wsgi_app, deps, games, seat_limits, players):
         self.wsgi_app = wsgi_app
         self.deps = deps
         self.seat_limits = seat_limits  # None: RATE_LIMITS=off
+        self.players = players  # PlayerAuth: a player's token, when it knows it
         # On one server, without redis-py's per-call layers (a failure: Flask answers).
         single = not isinstance(deps.redis, RedisCluster)
         self.get = functools.partial(pooled_call, deps.redis, "GET") if single else deps.redis.get
@@ -91,12 +93,12 @@ class FastPath:
         return [raw]
 
     def seat(self, environ, game_id, required):
-        """`auth.seat` of the request's token; False when the routes would refuse it."""
+        """The seat of the request's token (`auth.seat_known`); False for the routes."""
         authorization = environ.get("HTTP_AUTHORIZATION")
-        try:
-            return auth.seat(self.deps.service.secret, authorization, game_id, required)
-        except ApiError:
-            return False
+        service = self.deps.service
+        return auth.seat_known(
+            service.secret, authorization, game_id, required, self.players, service
+        )
 
     # A view GET.
 
@@ -210,4 +212,5 @@ def _problem(code, detail, errors, headers, request_id):
 def install(app, deps, games):
     """Put the fast path in front of `app` (outermost: it needs no proxy's address)."""
     seat_limits = app.extensions.get("tablestream.seat_limits")
-    app.wsgi_app = FastPath(app.wsgi_app, deps, games, seat_limits)
+    players = app.extensions["tablestream.player_auth"]
+    app.wsgi_app = FastPath(app.wsgi_app, deps, games, seat_limits, players)

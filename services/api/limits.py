@@ -2,6 +2,7 @@
 
 - Opening tables (creating, forking, uploading a log): RATE_LIMIT_CREATE per client
   address (flask-limiter).
+- Making guest players: RATE_LIMIT_PLAYERS per client address.
 - Commands: RATE_LIMIT_COMMANDS per seat (SeatLimits, in flask-limiter's storage);
   this also bounds how often the seat on turn in Alien may shout a wrong CAPTURED!,
   which costs nothing.
@@ -23,7 +24,7 @@ import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -34,13 +35,14 @@ from redis import RedisCluster
 from redis.exceptions import ConnectionError, NoScriptError, TimeoutError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
-from services.api import auth
+from services.api import auth, context
 from services.api.errors import ApiError, problem
 from services.ops import metrics
 from shared.link import pooled_call
 
 # The endpoints that open tables (POST): a creation, a fork, an uploaded log.
 CREATE = ("games.Games", "replays.Fork", "replays.Upload")
+PLAYERS = ("players.Players",)  # making a guest player (POST)
 COMMANDS = ".Commands"  # endpoints that take commands: play's and each game's typed one
 
 # KEYS[1] the address's leases; ARGV: now (ms), lease deadline (ms), lease id, cap,
@@ -93,10 +95,15 @@ def install(app, deps):
     create = limiter.shared_limit(
         config.rate_limit_create, "create", key_func=get_remote_address, methods=["POST"]
     )
-    seat_limits = SeatLimits(limiter, config, deps.service.secret)
+    seat_limits = SeatLimits(limiter, config)
+    players = limiter.shared_limit(
+        config.rate_limit_players, "players", key_func=get_remote_address, methods=["POST"]
+    )
     for endpoint, view in list(app.view_functions.items()):
         if endpoint in CREATE:
             app.view_functions[endpoint] = create(view)
+        elif endpoint in PLAYERS:
+            app.view_functions[endpoint] = players(view)
         elif endpoint.endswith(COMMANDS):
             app.view_functions[endpoint] = seat_limits.counted(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
@@ -140,9 +147,8 @@ class SeatLimits:
     seat's counter is "seat:<game id>:<seat>", the game and seat its token names once
     verified (so one seat has one counter, however its token is sent)."""
 
-    def __init__(self, limiter, config, secret):
+    def __init__(self, limiter, config):
         self.limiter = limiter
-        self.secret = secret
         # flask-limiter's order: by window length, shortest first (its RateLimitItem's <).
         self.items = sorted(parse_many(config.rate_limit_commands))
         self.prefix = f"{config.key_prefix}limits"
@@ -162,7 +168,7 @@ class SeatLimits:
         def counted(*args, **kwargs):
             game_id = kwargs.get("game_id")
             try:
-                seat = auth.seat(self.secret, request.headers.get("Authorization"), game_id, True)
+                seat = auth.seat_of(game_id, context.deps().service.secret, required=True)
             except ApiError:
                 seat = None
             if seat is not None:

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from services.api import caching, replays, schemas
+from services.api import caching, hangups, replays, schemas
 from services.api.apidoc import doc_only, errors, query_doc
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
@@ -86,14 +86,14 @@ def view_answer(game_id, query, game=None):
     seat = seat_of(game_id, d.service.secret, required=False)
     after = query.get("after")
     if after is None:
-        raw = _view(d, game_id, seat)
+        raw = stored_view(d, game_id, seat)
         view = _of_kind(jsonutil.loads(raw), game_id, game)
     else:
         # Registered before the first read: a move in between is not missed. A long-poll
         # that waits costs two round trips (the view, then the new view), one that finds
         # its version passed one.
         with watcher().watching(game_id, after) as waiter:
-            raw = _view(d, game_id, seat)
+            raw = stored_view(d, game_id, seat)
             view = _of_kind(jsonutil.loads(raw), game_id, game)
             if waits(view, after):
                 # A stored view is written with the checkpoint's version (the projector's
@@ -101,10 +101,11 @@ def view_answer(game_id, query, game=None):
                 # the stream is at least as new. Either says whether to wait.
                 with open_wait(query["wait"]):
                     version_now = functools.partial(projected, d, game_id)
-                    moved = waiter.wait(query["wait"], version_now, view["version"])
+                    gone = hangups.watch(request.environ)  # its place is given back then
+                    moved = waiter.wait(query["wait"], version_now, view["version"], gone)
                 if not moved:
                     return Response(status=304, headers=PRIVATE)
-                raw = _view(d, game_id, seat)
+                raw = stored_view(d, game_id, seat)
                 view = jsonutil.loads(raw)
     headers = view_headers(view["version"])
     if request.if_none_match.contains_weak(str(view["version"])):
@@ -136,8 +137,9 @@ def _of_kind(view, game_id, game):
     return view
 
 
-def _view(d, game_id, seat):
-    """The seat's view as stored JSON bytes, sent on as they are."""
+def stored_view(d, game_id, seat):
+    """The seat's view as stored JSON bytes, sent on as they are (the view GET and the
+    WebSocket's pushes)."""
     raw = d.redis.get(d.keys.view(game_id, seat))
     if raw is not None:
         return raw
@@ -147,7 +149,7 @@ def _view(d, game_id, seat):
         version, current = d.service.load(game_id, fresh=True)
     if seat is not None and seat >= len(current["seats"]):
         raise ApiError("forbidden", "the token's seat is not in this game")
-    return jsonutil.dumps(table.view(current, version, seat))
+    return jsonutil.dumps(table.view(d.player_names.named(current), version, seat))
 
 
 def projected(d, game_id):
@@ -211,7 +213,7 @@ def moved(d, game_id, seat, body, game=None):
         "game": after["game"],
         "version": version,
         "events": [event_as_seen(after, r, seat) for r in records],
-        "view": table.view(after, version, seat),
+        "view": table.view(d.player_names.named(after), version, seat),
     }
 
 

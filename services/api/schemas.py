@@ -12,6 +12,9 @@ from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
 from shared import bots, games, table
 
 NAME = validate.Length(min=1, max=40)
+# A bot level's name; which levels there are is the registry's (shared.bots.registry):
+# CreateGame checks them against the game, so a plugin needs no change here.
+LEVEL = validate.Length(min=1, max=100)
 # A version is a Redis stream id's first part; past this no stream can reach.
 MAX_VERSION = 2**63 - 1
 VERSION = validate.Range(min=0, max=MAX_VERSION)
@@ -21,10 +24,10 @@ MAX_WAIT = 30  # seconds a long-poll may wait
 class SeatSpec(Schema):
     name = Text(validate=NAME, metadata={"description": "A human player's name."})
     bot = fields.String(
-        validate=validate.OneOf(table.BOTS),
+        validate=LEVEL,
         metadata={
-            "description": "A bot's level: random, greedy (a heuristic) or ismcts (a "
-            "search, the strongest); see docs/bots.md."
+            "description": "A bot's level: random, greedy (a heuristic), ismcts (a "
+            "search, the strongest) or an installed plugin's; see docs/bots.md."
         },
     )
     think_ms = Count(
@@ -36,6 +39,14 @@ class SeatSpec(Schema):
         },
     )
     open = Flag(metadata={"description": "A seat left for someone to claim."})
+    player = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": '"me": the seat is the creator\'s player (its player token as '
+            "the bearer); a player's id: an invitation, the seat reserved for that player "
+            "until it accepts (the game starts once every seat is taken and accepted)."
+        },
+    )
     reaction_seconds = Seconds(
         validate=validate.Range(min=0, max=MAX_WAIT),
         metadata={
@@ -46,9 +57,13 @@ class SeatSpec(Schema):
 
     @validates_schema
     def one_kind(self, data, **kwargs):
-        named, bot, open_seat = (data.get(k) for k in ("name", "bot", "open"))
-        if (open_seat and (named or bot)) or not (named or bot or open_seat):
-            raise ValidationError("a seat is {name}, {bot} (with an optional name) or {open: true}")
+        named, bot, open_seat, player = (data.get(k) for k in ("name", "bot", "open", "player"))
+        if player and (named or bot or open_seat):
+            raise ValidationError("a player's seat is {player} alone: the name is the player's")
+        if (open_seat and (named or bot)) or not (named or bot or open_seat or player):
+            raise ValidationError(
+                "a seat is {name}, {bot} (with an optional name), {open: true} or {player}"
+            )
         if data.get("think_ms") is not None and not bot:
             raise ValidationError("think_ms is for a bot's seat", "think_ms")
 
@@ -118,7 +133,7 @@ class Options(Schema):
     )
     takeover_bot = fields.String(
         allow_none=True,
-        validate=validate.OneOf(table.BOTS),
+        validate=LEVEL,
         metadata={
             "description": "The bot level that plays a seat after zombie_after timeouts, "
             f"or once resigned (default {table.TAKEOVER_BOT})."
@@ -139,6 +154,33 @@ class CreateGame(Schema):
         fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8)
     )
     options = fields.Nested(Options, load_default=dict)
+
+    @validates_schema
+    def levels_play_the_game(self, data, **kwargs):
+        """Every bot level named is installed and plays the game (400 naming the
+        levels that do)."""
+        game = data.get("game")
+        errors = {}
+        for i, seat in enumerate(data.get("seats") or ()):
+            why = _unplayable(seat.get("bot"), game)
+            if why:
+                errors.setdefault("seats", {})[i] = {"bot": [why]}
+        why = _unplayable((data.get("options") or {}).get("takeover_bot"), game)
+        if why:
+            errors["options"] = {"takeover_bot": [why]}
+        if errors:
+            raise ValidationError(errors)
+
+
+def _unplayable(level, game):
+    """Why `level` cannot play `game` (None: it can, or no level is named)."""
+    if level is None or game is None:
+        return None
+    try:
+        bots.registry.get(level, game)
+    except bots.UnknownLevel as error:
+        return str(error)
+    return None
 
 
 class SeatCredentials(PublicSeat):
@@ -163,7 +205,10 @@ class Created(Schema):
 
 
 class ClaimSeat(Schema):
-    name = Text(required=True, validate=NAME)
+    name = Text(
+        validate=NAME,
+        metadata={"description": "Who takes the seat; left out with a player's token."},
+    )
 
 
 class Claimed(Schema):

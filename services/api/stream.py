@@ -13,6 +13,7 @@ from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from services.api import hangups
 from services.api.apidoc import errors
 from services.api.auth import seat_of
 from services.api.context import deps, refused
@@ -79,7 +80,7 @@ class EventStream(MethodView):
         if current["status"] in OVER and after >= version:
             return Response(status=204)
         held = lease(LONGEST_LEASE)  # given back when the stream closes, however it ends
-        events = _events(d, game_id, seat, after, held)
+        events = _events(d, game_id, seat, after, held, hangups.watch(request.environ))
         response = Response(stream_with_context(events), mimetype="text/event-stream")
         response.headers["X-Accel-Buffering"] = "no"
         response.call_on_close(held.release)
@@ -103,7 +104,7 @@ def _version(raw):
     return after
 
 
-def _events(d, game_id, seat, after, held):
+def _events(d, game_id, seat, after, held, gone):
     yield "retry: 2000\n\n"
     stop_at = time.monotonic() + LONGEST
     renew_at = time.monotonic() + KEEPALIVE
@@ -122,8 +123,10 @@ def _events(d, game_id, seat, after, held):
                 continue
             if current["status"] in OVER and d.store.version(game_id) == after:
                 return
-        elif watcher().wait(game_id, after, KEEPALIVE, lambda: projected(d, game_id)):
+        elif watcher().wait(game_id, after, KEEPALIVE, lambda: projected(d, game_id), gone):
             continue
+        elif gone():
+            return  # the client went away: its place is given back now, not at a write
         elif _over(d, game_id):
             return  # resumed past the end of a game that has ended since
         else:

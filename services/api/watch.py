@@ -15,13 +15,21 @@ from contextlib import contextmanager
 log = logging.getLogger(__name__)
 
 QUIET_FOR = 10.0  # seconds without Redis before a lost subscription is a warning
+CHECK_EVERY = 1.0  # seconds between looks at whether a waiting client went away
 
 
 class Watcher:
-    def __init__(self, redis, channel):
+    """Waiters on games, woken by the projector's "<game_id> <version>" messages on
+    `channel`. With `pattern` (a channel name ending in "*"), waiters on the keys the
+    pattern's star stands for (players' ids), woken by "<version>" messages on each
+    key's own channel: the players' inboxes (keys.player_channel)."""
+
+    def __init__(self, redis, channel, pattern=False):
         self.redis = redis
         self.channel = channel
+        self.pattern = pattern
         self._waiters = {}  # game_id -> {_Waiter}
+        self._followers = {}  # game_id -> {callback(version)}: WebSocket subscriptions
         self._lock = threading.Lock()
         self._started = False
 
@@ -32,14 +40,15 @@ class Watcher:
             self._started = True
         threading.Thread(target=self._listen, name="watcher", daemon=True).start()
 
-    def wait(self, game_id, after, timeout, version_now):
+    def wait(self, game_id, after, timeout, version_now, gone=None):
         """Block until the game's version passes `after` (True) or `timeout` seconds pass
         (False). `version_now()` is read after registering, so a move in between is not
         missed, and again after a wake-up that named no version (a resubscription); a
         published version that passes `after` is trusted without another read, so a
-        thousand waiters on one game cost Redis nothing more when it moves."""
+        thousand waiters on one game cost Redis nothing more when it moves. `gone()`:
+        whether the waiting client went away (then False at once)."""
         with self.watching(game_id, after) as waiter:
-            return waiter.wait(timeout, version_now)
+            return waiter.wait(timeout, version_now, gone=gone)
 
     @contextmanager
     def watching(self, game_id, after):
@@ -58,18 +67,39 @@ class Watcher:
                 if not waiting:
                     self._waiters.pop(game_id, None)
 
+    def follow(self, game_id, callback):
+        """Call `callback(version)` each time the game moves (version None: it may have
+        moved while the subscription was lost; look again), until `unfollow`. It runs
+        on the listener's thread: it must only take note and return."""
+        self._start()
+        with self._lock:
+            self._followers.setdefault(game_id, set()).add(callback)
+
+    def unfollow(self, game_id, callback):
+        with self._lock:
+            following = self._followers.get(game_id, set())
+            following.discard(callback)
+            if not following:
+                self._followers.pop(game_id, None)
+
     def _wake(self, game_id, version):
         """Wake the game's waiters: those whose version `version` passes, or all of them
-        to look again when `version` is None."""
+        to look again when `version` is None; and tell its followers."""
         with self._lock:
             for waiter in self._waiters.get(game_id, ()):
                 if version is None or version > waiter.after:
                     waiter.passed = version is not None
                     waiter.event.set()
+            followers = list(self._followers.get(game_id, ()))
+        for callback in followers:
+            try:
+                callback(version)
+            except Exception:  # one broken follower must not stop the others' pushes
+                log.exception("a follower of %s failed", game_id)
 
     def _wake_everyone(self):
         with self._lock:
-            games = list(self._waiters)
+            games = set(self._waiters) | set(self._followers)
         for game_id in games:
             self._wake(game_id, None)
 
@@ -80,7 +110,10 @@ class Watcher:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub.subscribe(self.channel)
+                if self.pattern:
+                    pubsub.psubscribe(self.channel)
+                else:
+                    pubsub.subscribe(self.channel)
                 # Moves made while we were not subscribed: let every waiter look again.
                 self._wake_everyone()
                 if lost_since is not None:
@@ -90,6 +123,9 @@ class Watcher:
                     if message["type"] == "message":
                         game_id, _, version = message["data"].decode().partition(" ")
                         self._wake(game_id, int(version))
+                    elif message["type"] == "pmessage":
+                        key = message["channel"].decode()[len(self.channel) - 1 :]
+                        self._wake(key, int(message["data"]))
             except redis.ConnectionError as error:
                 # Redis restarting, or this process ending: a line once it has lasted
                 # QUIET_FOR seconds, not a traceback a second.
@@ -116,18 +152,20 @@ class _Waiter:
         self.passed = False
         self.event = threading.Event()
 
-    def wait(self, timeout, version_now, version=None):
+    def wait(self, timeout, version_now, version=None, gone=None):
         """True once the version passes `after`, False after `timeout` seconds.
         `version`: the version read since registering, if the caller has it;
-        `version_now()` is asked otherwise, and after a wake-up that named none."""
+        `version_now()` is asked otherwise, and after a wake-up that named none.
+        `gone()`, asked every CHECK_EVERY seconds: whether the client went away, which
+        ends the wait (False) so that it gives its place back."""
         deadline = time.monotonic() + timeout
         if version is None:
             version = version_now()
         while not self.passed and version <= self.after:
             remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            if remaining <= 0 or (gone is not None and gone()):
                 return False
-            self.event.wait(remaining)
+            self.event.wait(remaining if gone is None else min(remaining, CHECK_EVERY))
             self.event.clear()
             if not self.passed:
                 version = version_now()

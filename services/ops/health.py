@@ -5,8 +5,9 @@ Ready (`/readyz`): the deployment can play a game end to end right now:
 - redis: the event store answers PING;
 - projector: a projector beat lately, and the oldest notification no projector has
   handled yet is younger than READY_PROJECTOR_LAG seconds;
-- queue: the oldest job waiting on the RQ queues, and the oldest timer overdue for
-  enqueueing, are younger than READY_QUEUE_AGE seconds;
+- queue: the oldest job waiting on the queues of games people play (timers, bots), and
+  the oldest timer overdue for enqueueing, are younger than READY_QUEUE_AGE seconds
+  (the games of bots only wait on `background` by design: its age is shown, not judged);
 - workers: an RQ worker listening on the queues beat within READY_HEARTBEAT_AGE seconds.
 Each threshold is an environment variable (seconds); see docs/operations.md.
 """
@@ -107,12 +108,12 @@ def projector_age_seconds(d, now_ms=None):
 # The queue's side.
 
 
-def queue_age_seconds(d, now=None):
+def queue_age_seconds(d, now=None, among=None):
     """(jobs waiting, age of the oldest waiting job, age of the oldest timer overdue
-    for enqueueing) over every queue."""
+    for enqueueing) over the queues `among` (default: every queue)."""
     now = now or datetime.now(UTC)
     waiting, oldest, overdue = 0, 0.0, 0.0
-    for queue in queues(d):
+    for queue in queues(d) if among is None else among:
         waiting += queue.count
         oldest = max(oldest, oldest_job_seconds(queue, now))
         scheduled = ScheduledJobRegistry(queue=queue)  # scored by when each job is due
@@ -180,15 +181,23 @@ def _projector(d, env):
 
 
 def _queue(d, env):
-    waiting, oldest, overdue = queue_age_seconds(d)
+    people = [q for q in queues(d) if q is not getattr(d, "background", None)]
+    waiting, oldest, overdue = queue_age_seconds(d, among=people)
     limit = threshold("READY_QUEUE_AGE", env)
     ok = oldest < limit and overdue < limit
-    return {
+    answer = {
         "ok": ok,
         "jobs": waiting,
         "oldest_seconds": round(oldest, 3),
         "overdue_seconds": round(overdue, 3),
     }
+    if getattr(d, "background", None) is not None:
+        answer["background_oldest_seconds"] = round(oldest_job_seconds(d.background, _utc()), 3)
+    return answer
+
+
+def _utc():
+    return datetime.now(UTC)
 
 
 def _workers(d, env):

@@ -1,13 +1,15 @@
 """`python -m services.worker [--queues timers,bots]`: an RQ worker for the queues
 named, most urgent first.
 
-Two queues: `timers` (turn timers, Alien's stacking windows) and `bots` (bot turns and
-reactions; a search bot may think for its whole think_ms). By default a worker serves
-both, timers first; a worker for `timers` alone is never busy thinking when a timer
-falls due (docs/operations.md). Non-forking: a bot turn is a few milliseconds (a
-search's think_ms), a fork would cost more. Due jobs are moved onto the queues by this
-process's own clock thread (services/ops/clock.py), not by RQ's forked scheduler, so
-a killed worker leaves no orphan and holds no long lock."""
+Three queues: `timers` (turn timers, Alien's stacking windows), `bots` (bot turns and
+reactions; a search bot may think for its whole think_ms) and `background` (the bot
+turns of games where every seat is a bot). By default a worker serves all three in that
+order; a worker for `timers` alone is never busy thinking when a timer falls due
+(docs/operations.md). It starts only when every bot level installed (and every one
+named in $BOT_LEVELS) loads (docs/bots.md). Non-forking: a bot turn is a few
+milliseconds (a search's think_ms), a fork would cost more. Due jobs are moved onto
+the queues by this process's own clock thread (services/ops/clock.py), not by RQ's
+forked scheduler, so a killed worker leaves no orphan and holds no long lock."""
 
 import argparse
 
@@ -17,8 +19,10 @@ from services import deps as deps_module
 from services.ops import health, logs, sidecar
 from services.ops.clock import Clock
 from services.ops.worker import MeasuredWorker
+from shared import bots
+from shared.config import Config
 
-QUEUES = "timers,bots"
+QUEUES = "timers,bots,background"
 
 
 def main(argv=None):
@@ -33,6 +37,10 @@ def main(argv=None):
     if not names or not set(names) <= set(deps_module.QUEUES):
         parser.error(f"--queues names some of {', '.join(deps_module.QUEUES)}")
     logs.setup("worker")
+    try:  # a plugin that would fail every decision: refuse to serve, and say which
+        bots.registry.check(required=Config.from_env().bot_levels)
+    except bots.UnknownLevel as error:
+        parser.exit(2, f"python -m services.worker: {error}\n")
     d = deps_module.build()
     deps_module.install(d)
     queues = d.queues_named(names)

@@ -12,6 +12,13 @@ chain is bounded, so timers and other games never wait long:
 - after MAX_MOVES moves, or once SLICE_SECONDS have gone (counting the next bot's
   think_ms), it enqueues its continuation at the back of the queue.
 
+A game where every seat is a bot has nobody waiting for it: its chain runs on the
+`background` queue, which workers serve after the bots of games people play (a job
+for it found on `bots` hands on to `background` before deciding anything). Each job of
+a thinking bot decides one move, then goes to the back of that queue, so the games of
+bots only share its workers turn by turn, and a person's bot opponent never waits
+behind them.
+
 While a chain plays a game it holds the game's lease (shared/schedule.py), so
 the projector does not enqueue a job for every version it projects meanwhile. A chain
 that ends gives the lease back, then schedules the bot turn the projector may have
@@ -22,8 +29,10 @@ The bot sees what it would see through the API: its seat's view, built by the
 function that builds the read model (table.view) from the table the moves before it
 lead to, and its own redacted feed (table.event_as_seen), read once per job and then
 extended with the records of the moves decided since. A level that reads only the
-view's legal commands (bots.LEGAL_ONLY: random) gets no feed, and its view without the
-JSON round trip (equal to the read model's, a test checks)."""
+view's legal commands (not `reads_feed`: random) gets no feed, and its view without the
+JSON round trip (equal to the read model's, a test checks). A level that fails, is late
+or answers an illegal command is replaced for that decision by the table's
+takeover_bot (shared.bots.registry.decide)."""
 
 import logging
 import random
@@ -63,9 +72,10 @@ class BotChain:
         self._planned = []  # records of moves decided, not yet appended
         self._feeds = {}  # seat -> its redacted feed
 
-    def play(self, seat, version, token=None):
+    def play(self, seat, version, token=None, background=False):
         """Play `seat`'s turn at `version`, then the bot turns after it within the
-        bounds. `token`: the lease handed on by the chain this job continues."""
+        bounds. `token`: the lease handed on by the chain this job continues;
+        `background`: this job runs on the queue of games of bots only."""
         version_now, current = self._load(version)
         reason = _why_not(current, seat) if version_now == version else "stale"
         if reason:
@@ -76,6 +86,10 @@ class BotChain:
         self._hold(token)
         started, moves, handed_on, refused = time.monotonic(), 0, False, False
         try:
+            if not background and bots_only(current):
+                self.d.scheduler.continue_bots(self.game_id, seat, version, token, True)
+                handed_on = True
+                return "to background"
             while True:
                 run = self._decide(seat, version, current, MAX_MOVES - moves)
                 if run.events:
@@ -102,7 +116,9 @@ class BotChain:
                 think = (current["seats"][seat].get("think_ms") or 0) / 1000
                 if moves >= MAX_MOVES or time.monotonic() - started + think > SLICE_SECONDS:
                     self._hold(token)
-                    self.d.scheduler.continue_bots(self.game_id, seat, version, token)
+                    self.d.scheduler.continue_bots(
+                        self.game_id, seat, version, token, bots_only(current)
+                    )
                     handed_on = True
                     return "moved"
         finally:
@@ -125,7 +141,7 @@ class BotChain:
         run = Run(version, current, at=int(self.d.service.clock() * 1000))
         while True:
             level = run.after["seats"][seat]["bot"]
-            feed = [] if level in bots.LEGAL_ONLY else self._feed(seat, run.after, run.version)
+            feed = self._feed(seat, run.after, run.version) if bots.reads_feed(level) else []
             if feed is None:
                 run.outcome = "stale"
                 return run
@@ -151,16 +167,16 @@ class BotChain:
     def _choose(self, seat, version, current, feed):
         """The command `seat`'s bot sends, from its view at `version` and its feed."""
         place = current["seats"][seat]
-        view = seat_view(current, version, seat, parsed=place["bot"] not in bots.LEGAL_ONLY)
+        level = place["bot"]
+        view = seat_view(current, version, seat, parsed=bots.reads_feed(level))
         rng = random.Random(f"bot-{self.game_id}-{seat}-{version}")
-        try:
-            with metrics.bot_deciding(place["bot"]):
-                return bots.choose(place["bot"], view, feed, rng, think_ms=place.get("think_ms"))
-        except Exception:  # a bot's bug must not stall the game: say so, and play on at random
-            log.exception(
-                "%s bot in %s seat %s failed; it plays at random", place["bot"], self.game_id, seat
+        with metrics.bot_deciding(level):
+            return bots.choose(
+                level,
+                *(view, feed, rng),
+                think_ms=place.get("think_ms"),
+                fallback=table.takeover_bot(current),
             )
-            return bots.choose("random", view, feed, rng)
 
     def _feed(self, seat, current, version):
         """`seat`'s feed up to `version` (a copy: the bot keeps nothing of ours), or
@@ -212,10 +228,15 @@ def seat_view(current, version, seat, parsed=True):
     """`seat`'s view at `version` exactly as its read model holds it (the projector
     stores table.view as JSON; a bot gets the same values, lists and all, and nothing
     of the table). Not `parsed`: as table.view builds it, for a bot that reads only its
-    legal commands (bots.LEGAL_ONLY): the same values, without the JSON round trip that
+    legal commands (not bots.reads_feed): the same values, without the JSON round trip that
     cost as much as building the view."""
     view = table.view(current, version, seat)
     return jsonutil.loads(jsonutil.dumps(view)) if parsed else view
+
+
+def bots_only(current):
+    """Whether every seat of the game is played by a bot: nobody waits for its moves."""
+    return all(place["bot"] for place in current["seats"])
 
 
 def next_bot(current):

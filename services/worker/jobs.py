@@ -15,11 +15,13 @@ from shared.games.base import RuleError
 log = logging.getLogger(__name__)
 
 
-def play_bot_turn(game_id, seat, version, lease=None):
+def play_bot_turn(game_id, seat, version, lease=None, background=False):
     """The bot in `seat` moves, seeing only its own seat's view at `version`; then the
     bot seats after it, while they may (a bot chain: services/worker/chain.py).
-    `lease`: the token of the chain this job continues."""
-    return chain.BotChain(deps_module.current(), game_id).play(seat, version, lease)
+    `lease`: the token of the chain this job continues; `background`: the job runs on
+    the queue of games of bots only."""
+    bot_chain = chain.BotChain(deps_module.current(), game_id)
+    return bot_chain.play(seat, version, lease, background)
 
 
 def play_bot_reaction(game_id, seat):

@@ -8,10 +8,12 @@ import hashlib
 from shared import bots, games
 from shared.games.base import RuleError
 from shared.table.events import (
+    ACCEPTED,
     CANCELLED,
     CLAIMED,
     COMMANDED,
     CREATED,
+    DECLINED,
     ENDED,
     EXPIRED,
     EXPIRY_REASONS,
@@ -26,7 +28,7 @@ from shared.table.events import (
 from shared.table.folding import evolve, fold
 from shared.table.queries import rules_of, rules_timers, takeover_bot
 
-BOTS = bots.LEVELS
+BOTS = bots.LEVELS  # the built-in levels; a plugin adds its own (shared.bots.registry)
 # Options of every game, handled here rather than by the game's rules.
 GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after", "takeover_bot")
 ZOMBIE_AFTER = 2
@@ -36,7 +38,9 @@ REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can
 def create(game_id, game, seats, options, seed, salt=""):
     """The events that open a table: game_created, and the deal when no seat is open.
 
-    `seats` holds {"name": ...}, {"bot": "random"} or {"open": True} per seat; `options`
+    `seats` holds {"name": ...}, {"bot": "random"}, {"open": True} or {"player": <id>}
+    (with "invited": True, a seat reserved for that player until it accepts) per seat;
+    a player holds at most one seat of a game; `options`
     holds the game's options and the generic ones: seed (the creator's choice, else the
     `seed` the caller drew), deck (a fixed deck order), variant (the name of one of
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
@@ -66,11 +70,11 @@ def create(game_id, game, seats, options, seed, salt=""):
         "type": CREATED,
         "id": game_id,
         "game": game,
-        "seats": [_seat(spec) for spec in seats],
+        "seats": [_seat(spec, rules.NAME) for spec in seats],
         "options": configured,
         "turn_seconds": _whole_number(options, "turn_seconds", None),
         "zombie_after": _whole_number(options, "zombie_after", ZOMBIE_AFTER),
-        "takeover_bot": _level(options.get("takeover_bot") or TAKEOVER_BOT),
+        "takeover_bot": _level(options.get("takeover_bot") or TAKEOVER_BOT, rules.NAME),
         "custom_deck": deck is not None,
         "dealt_by_creator": chosen_seed is not None or deck is not None,
         "seed_sha256": seed_sha256(seed, salt),
@@ -78,6 +82,9 @@ def create(game_id, game, seats, options, seed, salt=""):
         "seed_salt": salt,
         "deck": deck,
     }
+    players = [seat["player"] for seat in created["seats"] if seat.get("player")]
+    if len(players) != len(set(players)):
+        raise RuleError("bad_request", "a player holds at most one seat of a game")
     table = evolve(None, created)
     return [created, *_start_when_full(table)]
 
@@ -96,15 +103,21 @@ def _whole_number(options, name, default):
     return value
 
 
-def _level(level):
-    if level not in BOTS:
-        raise RuleError("bad_request", f"unknown bot {level!r}; the levels are {', '.join(BOTS)}")
+def _level(level, game):
+    """`level` when an installed level of that name plays `game`; else bad_request
+    naming the levels that do."""
+    try:
+        bots.registry.get(level, game)
+    except bots.UnknownLevel as error:
+        raise RuleError("bad_request", str(error)) from None
     return level
 
 
-def _think_ms(value):
-    """A search bot's budget per decision, in ms (None: the default, bots.THINK_MS)."""
-    low, high = bots.MIN_THINK_MS, bots.MAX_THINK_MS
+def _think_ms(value, level=None):
+    """A bot's budget per decision, in ms, within its level's bounds (None: the level's
+    default)."""
+    found = bots.registry.levels().get(level)
+    low, high = (found.min_ms, found.max_ms) if found else (bots.MIN_THINK_MS, bots.MAX_THINK_MS)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -112,7 +125,7 @@ def _think_ms(value):
     return value
 
 
-def _seat(spec):
+def _seat(spec, game):
     seat = {
         "name": spec.get("name"),
         "bot": None,
@@ -120,31 +133,71 @@ def _seat(spec):
         "away": False,
         "resigned": False,
         "reaction_seconds": REACTION_SECONDS,
-        "think_ms": _think_ms(spec.get("think_ms")),
+        "think_ms": _think_ms(spec.get("think_ms"), spec.get("bot")),
     }
     if spec.get("reaction_seconds") is not None:
         seat["reaction_seconds"] = spec["reaction_seconds"]
     if spec.get("bot") is not None:
-        level = _level(spec["bot"])
+        level = _level(spec["bot"], game)
         return {**seat, "name": spec.get("name") or f"{level} bot", "bot": level}
     if seat["think_ms"] is not None:
         raise RuleError("bad_request", "think_ms is for a bot's seat")
     if spec.get("open"):
         return {**seat, "open": True}
+    if spec.get("player"):
+        # A player's name is the player's (resolved when read), never in the game's log.
+        invited = bool(spec.get("invited"))
+        return {**seat, "name": None, "player": spec["player"], "invited": invited}
     if not spec.get("name"):
         raise RuleError("bad_request", "a seat is {'name': ...}, {'bot': ...} or {'open': true}")
     return seat
 
 
-def claim(table, seat, name):
-    """A player takes an open seat; the game starts when it was the last one."""
+def claim(table, seat, name, player=None):
+    """Someone takes an open seat: by a name, or a player (its id; its name is the
+    player's); the game starts when it was the last one."""
     if table["status"] != "waiting":
         raise RuleError("game_not_waiting", "this game is no longer waiting for players")
     _check_seat(table, seat)
     if not table["seats"][seat]["open"]:
         raise RuleError("seat_taken", f"seat {seat} is not open")
+    if player is not None and seat_of_player(table, player) is not None:
+        raise RuleError("seat_taken", "this player holds a seat of this game already")
     claimed = {"type": CLAIMED, "seat": seat, "name": name}
+    if player is not None:
+        claimed = {**claimed, "name": None, "player": player}
     return [claimed, *_start_when_full(evolve(table, claimed))]
+
+
+def seat_of_player(table, player):
+    """The seat `player` (an id) holds in this game, accepted or invited; None."""
+    for index, place in enumerate(table["seats"]):
+        if place.get("player") == player:
+            return index
+    return None
+
+
+def accept(table, seat, player):
+    """An invited player takes the seat reserved for it; the game starts when no seat
+    is open or reserved any more."""
+    _check_invited(table, seat, player)
+    accepted = {"type": ACCEPTED, "seat": seat}
+    return [accepted, *_start_when_full(evolve(table, accepted))]
+
+
+def decline(table, seat, player):
+    """An invited player turns the seat down: it is open for anyone to claim."""
+    _check_invited(table, seat, player)
+    return [{"type": DECLINED, "seat": seat}]
+
+
+def _check_invited(table, seat, player):
+    if table["status"] != "waiting":
+        raise RuleError("game_not_waiting", "this game is no longer waiting for players")
+    _check_seat(table, seat)
+    place = table["seats"][seat]
+    if place.get("player") != player or not place.get("invited"):
+        raise RuleError("not_invited", f"seat {seat} holds no invitation for this player")
 
 
 def cancel(table):
@@ -169,7 +222,7 @@ def _check_seat(table, seat):
 
 
 def _start_when_full(table):
-    if any(s["open"] for s in table["seats"]):
+    if any(s["open"] or s.get("invited") for s in table["seats"]):
         return []
     return opening(table)
 

@@ -9,7 +9,7 @@ import pytest
 from services.api import create_app
 from services.ops import logs, web
 from services.projector.build import projector_of
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from services.api.body import MAX_DEPTH
-from tests.api.test_errors import assert_problem, auth, stream_versions
+from tests.api.helpers import assert_problem, auth, stream_versions
 from tests.helpers import humans
 
 HUGE = str(2**64)

@@ -3,7 +3,7 @@ seat's, so no shared cache may keep them and each varies by Authorization."""
 
 import pytest
 
-from tests.api.test_play import auth, create
+from tests.api.helpers import auth, create
 
 
 @pytest.fixture

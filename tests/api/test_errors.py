@@ -2,9 +2,8 @@
 
 import pytest
 
+from tests.api.helpers import assert_problem, auth, stream_versions
 from tests.helpers import humans
-
-PROBLEM = "application/problem+json"
 
 
 def create(client, **body):
@@ -15,21 +14,6 @@ def create(client, **body):
 @pytest.fixture
 def game(client):
     return create(client, options={"seed": 9}).get_json()
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def assert_problem(response, status, code):
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == PROBLEM
-    body = response.get_json()
-    assert body["code"] == code and body["status"] == status and body["detail"]
-
-
-def stream_versions(deps):
-    return {gid: deps.store.version(gid) for gid in deps.store.game_ids()}
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,7 @@ from services.api.fast_path import FastPath
 from services.ops import logs
 from shared import table, tokens
 from shared.keys import Keys
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 GAME_ID = "fastpost01"
 NOW = 1_800_000_000.0

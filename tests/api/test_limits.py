@@ -10,9 +10,14 @@ import pytest
 
 from services.api import create_app
 from shared.config import Config
-from tests.api.test_errors import assert_problem, stream_versions
-from tests.api.test_play import auth
-from tests.integration.conftest import build_deps
+from tests.api.helpers import (
+    app_with,
+    assert_rate_limited,
+    auth,
+    create_app_client,
+    stream_versions,
+)
+from tests.fixtures import build_deps
 
 TABLE = {"game": "alebrijes", "seats": [{"name": "ana"}, {"name": "bo"}]}
 WAITING = {"game": "alebrijes", "seats": [{"name": "ana"}, {"open": True}]}
@@ -21,16 +26,6 @@ WAITING = {"game": "alebrijes", "seats": [{"name": "ana"}, {"open": True}]}
 @pytest.fixture
 def deps(any_redis, keys):
     return build_deps(any_redis, keys)
-
-
-def app_with(deps, **settings):
-    deps.config = dataclasses.replace(deps.config, **settings)
-    return create_app(deps)
-
-
-def assert_rate_limited(response, longest):
-    assert_problem(response, 429, "rate_limited")
-    assert 1 <= int(response.headers["Retry-After"]) <= longest
 
 
 def from_address(address):
@@ -47,10 +42,6 @@ def test_creating_tables_past_the_limit_is_429_and_creates_nothing(deps):
     assert deps.redis.keys(f"{deps.keys.prefix}limits*") == []  # none among its data
     other = client.post("/v1/games", json=TABLE, environ_base=from_address("10.0.0.2"))
     assert other.status_code == 201  # the limit is per client address
-
-
-def create_app_client(deps, **settings):
-    return app_with(deps, **settings).test_client()
 
 
 def test_commands_past_the_limit_are_429_and_change_nothing(deps):
@@ -158,7 +149,7 @@ def test_rate_limits_off_lifts_every_limit(deps, projector):
 
 def test_the_default_limits_let_a_fast_whole_game_through(deps, projector):
     """Every command of a two-seat game as fast as the test client sends them."""
-    from tests.api.test_play import play_to_the_end
+    from tests.api.helpers import play_to_the_end
 
     client = create_app(deps).test_client()
     game = client.post("/v1/games", json={**TABLE, "options": {"rounds": 1}}).get_json()
@@ -209,3 +200,13 @@ def test_a_refused_creation_is_not_kept_for_its_idempotency_key(deps):
     time.sleep(2.05)
     assert client.post("/v1/games", json=TABLE, headers=retry).status_code == 201
     assert len(deps.store.game_ids()) == 2
+
+
+def test_making_players_past_the_limit_is_429_and_makes_none(deps):
+    client = create_app_client(deps, rate_limit_players="2/minute")
+    for _ in range(2):
+        assert client.post("/v1/players", json={"name": "ana"}).status_code == 201
+    assert_rate_limited(client.post("/v1/players", json={"name": "ana"}), 60)
+    assert len(deps.players.player_ids()) == 2
+    other = client.post("/v1/players", json={"name": "bo"}, environ_base=from_address("10.0.0.2"))
+    assert other.status_code == 201  # per client address

@@ -5,7 +5,7 @@ import threading
 import time
 
 from shared import jsonutil
-from tests.api.test_play import auth, card_codes, create, view_of
+from tests.api.helpers import auth, card_codes, create, view_of
 
 
 def move_first_legal(client, game, projector):
@@ -135,7 +135,7 @@ def test_the_stream_resumes_after_last_event_id_and_follows_new_moves(app, proje
 
 
 def test_the_stream_of_a_finished_game_is_the_whole_log_and_ends(client, deps, projector):
-    from tests.api.test_play import play_to_the_end
+    from tests.api.helpers import play_to_the_end
 
     game = create(client, [{"name": "a"}, {"name": "b"}], seed=6, rounds=1)
     play_to_the_end(client, game, projector, 2)

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from tests.api.test_play import auth
-from tests.integration.conftest import build_deps
+from tests.api.helpers import auth
+from tests.fixtures import build_deps
 
 
 @pytest.fixture

@@ -4,44 +4,8 @@ import pytest
 
 from shared import jsonutil
 from shared.games import alebrijes
+from tests.api.helpers import auth, card_codes, create, play_to_the_end, view_of
 from tests.helpers import humans
-
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create(client, seats, **options):
-    response = client.post(
-        "/v1/games", json={"game": "alebrijes", "seats": seats, "options": options}
-    )
-    assert response.status_code == 201, response.get_json()
-    return response.get_json()
-
-
-def view_of(client, game, seat=None):
-    headers = auth(game["seats"][seat]["token"]) if seat is not None else {}
-    response = client.get(f"/v1/games/{game['id']}/view", headers=headers)
-    assert response.status_code == 200
-    return response.get_json()
-
-
-def play_to_the_end(client, game, projector, seat_count):
-    """Every seat sends its first legal command until the game is over."""
-    for _ in range(5000):
-        projector.project(game["id"])
-        spectator = view_of(client, game)
-        if spectator["status"] == "finished":
-            return spectator
-        seat = spectator["to_act"][0]
-        command = view_of(client, game, seat)["legal"][0]
-        response = client.post(
-            f"/v1/games/{game['id']}/commands",
-            json=command,
-            headers=auth(game["seats"][seat]["token"]),
-        )
-        assert response.status_code == 200, response.get_json()
-    raise AssertionError("the game did not end")
 
 
 def test_created_game_answers_views_before_and_after_projection(client, projector):
@@ -51,15 +15,6 @@ def test_created_game_answers_views_before_and_after_projection(client, projecto
     assert view_of(client, game, 0) == before
     assert before["seat"] == 0 and before["status"] == "active" and before["to_act"] == [0]
     assert before["legal"] and all("type" in c for c in before["legal"])
-
-
-def card_codes(value):
-    """Every card code anywhere in a JSON value, as a sorted list (a multiset)."""
-    if isinstance(value, dict):
-        return sorted(c for v in value.values() for c in card_codes(v))
-    if isinstance(value, list):
-        return sorted(c for v in value for c in card_codes(v))
-    return [value] if isinstance(value, str) and value in alebrijes.CARDS else []
 
 
 def test_a_seat_sees_its_own_hand_and_no_other_card(client, projector):
@@ -153,7 +108,6 @@ def test_events_are_paged_by_version(client):
 
 
 def test_the_summary_is_public_and_marks_a_custom_deck(client, projector):
-    from shared.games import alebrijes
 
     game = create(client, humans("ana", "bo"), deck=list(alebrijes.CARDS))
     summary = client.get(f"/v1/games/{game['id']}").get_json()

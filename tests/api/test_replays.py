@@ -8,7 +8,7 @@ import schemathesis
 
 from services.api.games import CONTRACTS
 from shared import jsonutil, replay, table
-from tests.api.test_play import auth
+from tests.api.helpers import auth, finish
 
 GAMES = [("alebrijes", {"rounds": 1}), ("alien", {}), ("alakablast", {}), ("abluxxen", {})]
 NDJSON = "application/x-ndjson"
@@ -20,19 +20,6 @@ def open_table(client, game="alebrijes", options=None, seats=3):
     response = client.post("/v1/games", json=body)
     assert response.status_code == 201, response.get_json()
     return response.get_json()
-
-
-def finish(deps, game_id, seed=1):
-    """Play seeded random legal commands through the game service until the end."""
-    rng = random.Random(seed)
-    for _ in range(5000):
-        _, current = deps.service.load(game_id, fresh=True)
-        if current["status"] == "finished":
-            return current
-        seat = table.to_act(current)[0]
-        command = rng.choice(table.rules_of(current).legal(current["rules"], seat))
-        deps.service.command(game_id, seat, command)
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture
@@ -474,7 +461,7 @@ def test_a_spoiled_log_is_always_a_4xx_and_never_stored(client, deps, finished):
 
 def test_forks_and_uploads_count_as_opening_tables_against_the_limit(deps, finished):
     """They open games too: past RATE_LIMIT_CREATE they are 429 and store nothing."""
-    from tests.api.test_limits import assert_rate_limited, create_app_client
+    from tests.api.helpers import assert_rate_limited, create_app_client
 
     log = exported(create_app_client(deps), finished["id"])
     client = create_app_client(deps, rate_limit_create="2/minute")

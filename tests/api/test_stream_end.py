@@ -8,7 +8,7 @@ import time
 import pytest
 
 from services.api import stream
-from tests.api.test_play import auth, create, play_to_the_end
+from tests.api.helpers import auth, create, play_to_the_end
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 its own started with low limits (the shared stack keeps the defaults)."""
 
 import signal
+import socket
 import time
 
 import pytest
@@ -64,3 +65,46 @@ def test_a_stream_closed_by_its_client_gives_its_place_back(limited):
         time.sleep(1)
     for stream in (again, streams[1]):
         stream.close()
+
+
+def raw_get(base, path):
+    """A GET on a socket of its own, its answer left unread: a client that then goes
+    away by closing the socket."""
+    host, port = base.removeprefix("http://").split(":")
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}\r\n\r\n".encode())
+    return sock
+
+
+def places_free(url, deadline):
+    """Wait until a stream from our address is admitted again (True), or `deadline`."""
+    while time.monotonic() < deadline:
+        again = requests.get(url, stream=True, timeout=30)
+        again.close()
+        if again.status_code == 200:
+            return True
+        assert again.status_code == 429
+        time.sleep(0.25)
+    return False
+
+
+@pytest.mark.parametrize("kind", ["long-poll", "stream"])
+def test_a_wait_whose_client_went_away_gives_its_place_back_within_seconds(limited, kind):
+    """Nothing is written to the closed connections (no move, no keep-alive yet): the
+    server notices the client left by itself, not at a write or the wait's end."""
+    client = limited
+    waiting = client.call("GET", "/v1/games").json()["games"]  # creations are limited here
+    game = waiting[0] if waiting else client.create([{"name": "ana"}, {"open": True}])
+    stream = f"{client.base}/v1/games/{game['id']}/stream"
+    assert places_free(stream, time.monotonic() + 40)  # what other tests held is back
+    time.sleep(2)  # and the place of that last look too
+    version = client.view(game["id"])["version"]
+    path = f"/v1/games/{game['id']}/view?after={version}&wait=30"
+    if kind == "stream":
+        path = f"/v1/games/{game['id']}/stream"
+    held = [raw_get(client.base, path) for _ in range(2)]
+    time.sleep(1)
+    assert_rate_limited(requests.get(stream, stream=True, timeout=30))
+    for sock in held:
+        sock.close()
+    assert places_free(stream, time.monotonic() + 5)

@@ -4,17 +4,7 @@ import pytest
 
 from services import deps as deps_module
 from services.projector.build import projector_of
-from shared.config import Config
-
-
-def build_deps(client, keys, queue_client=None):
-    config = Config(
-        redis_url="redis://unused",
-        queue_url="redis://unused",
-        token_secret="test-secret",
-        key_prefix=keys.prefix,
-    )
-    return deps_module.build(config, client=client, queue_client=queue_client or client)
+from tests.fixtures import build_deps
 
 
 @pytest.fixture

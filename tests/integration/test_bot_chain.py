@@ -2,12 +2,14 @@
 bounded, on fakeredis and on a real Redis server."""
 
 import pytest
+from rq import SimpleWorker
+from rq.serializers import JSONSerializer
 
 from services.game.service import GameService
 from services.projector.models import read_models
 from services.worker import chain, jobs
 from shared import bots, jsonutil, table
-from tests.integration.test_worker import run_until_quiet
+from tests.integration.helpers import run_until_quiet
 
 FOUR_BOTS = [{"bot": "random"}] * 4
 ONE_HUMAN = [{"name": "ana"}, *[{"bot": "random"}] * 3]
@@ -37,6 +39,11 @@ def lease_of(deps, game_id):
     return deps.queue.connection.get(deps.scheduler.chain_lease(game_id))
 
 
+def play(game_id, seat, version):
+    """A bot turn of a game of bots only, as a worker serving `background` plays it."""
+    return jobs.play_bot_turn(game_id, seat, version, None, True)
+
+
 def first_bot_turn(deps, projector, game_id):
     """Project the game; answer (seat, version) of the bot turn the projector enqueued,
     taken off the queue for the test to play."""
@@ -55,13 +62,13 @@ def test_a_chain_plays_max_moves_then_enqueues_its_continuation(
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
 
-    assert jobs.play_bot_turn(game_id, seat, version) == "moved"
+    assert play(game_id, seat, version) == "moved"
 
     assert len(commanded(deps, game_id, after=version)) == 5
     now, current = deps.service.load(game_id, fresh=True)
     (next_seat,) = table.to_act(current)
-    (job,) = deps.queue.get_jobs()
-    assert job.id == f"bot-{game_id}-{next_seat}-{now}"
+    (job,) = deps.background.get_jobs()  # a game of bots only: on background
+    assert job.id == f"background-{game_id}-{next_seat}-{now}"
     # The continuation carries the lease, which the chain keeps for it.
     token = job.args[3]
     assert job.args[:3] == [game_id, next_seat, now] and lease_of(deps, game_id) == token.encode()
@@ -73,9 +80,9 @@ def test_a_time_slice_of_nothing_still_plays_the_move_the_job_was_for(deps, proj
     monkeypatch.setattr(chain, "BATCH", 3)
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
-    assert jobs.play_bot_turn(game_id, seat, version) == "moved"
+    assert play(game_id, seat, version) == "moved"
     assert len(commanded(deps, game_id, after=version)) == 3
-    assert len(deps.queue.get_jobs()) == 1
+    assert len(deps.background.get_jobs()) == 1
 
 
 def test_a_chain_stops_at_a_humans_turn_and_gives_the_lease_back(deps, projector, unhurried):
@@ -102,7 +109,7 @@ def test_a_chain_stops_at_the_games_end(deps, projector, unhurried, monkeypatch)
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 5, "rounds": 1})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
 
-    assert jobs.play_bot_turn(game_id, seat, version) == "moved"
+    assert play(game_id, seat, version) == "moved"
 
     _, current = deps.service.load(game_id, fresh=True)
     assert current["status"] == "finished"
@@ -124,7 +131,7 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
     real_choose = bots.choose
     checked = []
 
-    def spy(level, view, feed, rng, think_ms=None):
+    def spy(level, view, feed, rng, think_ms=None, **kwargs):
         version = projector.project(game_id)
         seat = view["seat"]
         stored = deps.redis.get(deps.keys.view(game_id, seat))
@@ -135,12 +142,12 @@ def test_each_bot_of_a_chain_sees_exactly_its_read_model_and_its_feed(
         assert feed == expected_feed(level, projected, records, seat)
         assert deps.queue.get_jobs() == []
         checked.append(seat)
-        return real_choose(level, view, feed, rng, think_ms)
+        return real_choose(level, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     game_id = deps.service.create("alebrijes", MIXED, {"seed": 7, "rounds": 1})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
-    assert jobs.play_bot_turn(game_id, seat, version) == "moved"
+    assert play(game_id, seat, version) == "moved"
     assert set(checked) == {0, 1, 2, 3}
     assert len(checked) == len(commanded(deps, game_id))
 
@@ -154,15 +161,15 @@ def test_moves_decided_before_one_append_see_what_the_read_models_show_at_their_
     real_choose = bots.choose
     decided = []
 
-    def spy(level, view, feed, rng, think_ms=None):
+    def spy(level, view, feed, rng, think_ms=None, **kwargs):
         decided.append((level, view, list(feed)))
-        return real_choose(level, view, feed, rng, think_ms)
+        return real_choose(level, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     # Three rounds: one round of four bots can end within one batch (16 commands).
     game_id = deps.service.create("alebrijes", MIXED, {"seed": 9, "rounds": 3})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
-    assert jobs.play_bot_turn(game_id, seat, version) == "moved"
+    assert play(game_id, seat, version) == "moved"
     records = deps.store.read(game_id)
     assert len(decided) == len(commanded(deps, game_id)) > chain.BATCH
     for level, view, feed in decided:
@@ -186,8 +193,8 @@ def test_a_chain_beaten_to_a_move_stops_without_moving_twice_and_wakes_the_next_
     other = GameService(deps.store, "test-secret")
     real_choose = bots.choose
 
-    def beaten(level, view, feed, rng, think_ms=None):
-        command = real_choose(level, view, feed, rng, think_ms)
+    def beaten(level, view, feed, rng, think_ms=None, **kwargs):
+        command = real_choose(level, view, feed, rng, think_ms, **kwargs)
         if view["version"] == version:  # the chain's first decision only
             other.command(game_id, view["seat"], command, expected_version=version, by="bot")
             projector.project(game_id)
@@ -195,7 +202,7 @@ def test_a_chain_beaten_to_a_move_stops_without_moving_twice_and_wakes_the_next_
 
     bots.choose = beaten
     try:
-        assert jobs.play_bot_turn(game_id, seat, version) == "stale"
+        assert play(game_id, seat, version) == "stale"
     finally:
         bots.choose = real_choose
     assert [m["seat"] for m in commanded(deps, game_id, after=version)] == [seat]
@@ -214,7 +221,7 @@ def test_a_chain_stops_at_a_reflex_chance_so_the_reaction_keeps_its_delay(
     game_id = deps.service.create("alien", seats, {"seed": 11})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
     for _ in range(200):
-        if jobs.play_bot_turn(game_id, seat, version) != "moved":
+        if play(game_id, seat, version) != "moved":
             break
         now, current = deps.service.load(game_id, fresh=True)
         reflexes = table.rules_of(current).REFLEXES
@@ -228,6 +235,7 @@ def test_a_chain_stops_at_a_reflex_chance_so_the_reaction_keeps_its_delay(
             assert deps.queue.scheduled_job_registry.get_job_ids()  # the delayed reaction
             return
         deps.queue.empty()
+        deps.background.empty()
         seat, version = table.to_act(current)[0], now
     pytest.fail("no reflex chance came up")
 
@@ -249,6 +257,44 @@ def test_a_refused_bot_ends_the_chain_and_is_not_enqueued_again_at_once(
     monkeypatch.setattr(bots, "choose", lambda *args, **kwargs: {"type": "no such move"})
     game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11})["id"]
     seat, version = first_bot_turn(deps, projector, game_id)
-    assert jobs.play_bot_turn(game_id, seat, version).startswith("refused: ")
+    assert play(game_id, seat, version).startswith("refused: ")
     assert deps.store.version(game_id) == version
     assert deps.queue.get_jobs() == [] and lease_of(deps, game_id) is None
+
+
+def test_a_games_bots_only_chain_goes_to_background_before_deciding_anything(
+    deps, projector, unhurried, monkeypatch
+):
+    monkeypatch.setattr(bots, "choose", lambda *args, **kwargs: pytest.fail("decided on bots"))
+    game_id = deps.service.create("alebrijes", FOUR_BOTS, {"seed": 11})["id"]
+    seat, version = first_bot_turn(deps, projector, game_id)
+    assert jobs.play_bot_turn(game_id, seat, version) == "to background"
+    assert deps.store.version(game_id) == version
+    (job,) = deps.background.get_jobs()
+    assert job.args[:3] == [game_id, seat, version] and job.args[4] is True
+    assert lease_of(deps, game_id) == job.args[3].encode()  # held for it meanwhile
+    projector.project(game_id)
+    assert deps.queue.get_jobs() == []  # the projector leaves the game to the chain
+
+
+def test_bots_workers_serve_people_while_games_of_bots_only_wait_on_background(
+    deps, projector, unhurried
+):
+    """However many games of bots only are opened, a worker serving `bots` plays a
+    person's bot opponents and none of theirs."""
+    many = [deps.service.create("alebrijes", FOUR_BOTS, {"seed": n})["id"] for n in range(12)]
+    person = deps.service.create("alebrijes", ONE_HUMAN, {"seed": 3})["id"]
+    projector.project(person)
+    deps.service.command(person, 0, {"type": "exchange", "cards": []})
+    projector.join_group()
+    while projector.poll(block_ms=1):
+        pass
+    versions = {g: deps.store.version(g) for g in many}
+    bots_worker = SimpleWorker(
+        [deps.timers, deps.queue], connection=deps.queue.connection, serializer=JSONSerializer
+    )
+    bots_worker.work(burst=True, logging_level="ERROR")
+    _, current = deps.service.load(person, fresh=True)
+    assert table.to_act(current) == [0]  # the person's bots have all moved
+    assert {g: deps.store.version(g) for g in many} == versions  # theirs have not
+    assert {j.args[0] for j in deps.background.get_jobs()} == set(many)

@@ -16,8 +16,8 @@ from services.worker import jobs
 from shared import bots, jsonutil, table
 from shared.bots import ismcts
 from tests.bot_cases import CASE_PARAMS
-from tests.integration.conftest import build_deps
-from tests.integration.test_worker import run_until_quiet
+from tests.fixtures import build_deps
+from tests.integration.helpers import run_until_quiet
 
 
 @pytest.fixture
@@ -52,9 +52,9 @@ def test_a_bot_job_gives_the_bot_its_view_its_own_feed_and_its_budget(redis_deps
     seen = []
     real_choose = bots.choose
 
-    def spy(level, view, feed, rng, think_ms=None):
+    def spy(level, view, feed, rng, think_ms=None, **kwargs):
         seen.append((level, view, feed, think_ms))
-        return real_choose(level, view, feed, rng, think_ms)
+        return real_choose(level, view, feed, rng, think_ms, **kwargs)
 
     monkeypatch.setattr(bots, "choose", spy)
     seats = [{"name": "ana"}, {"bot": "ismcts", "think_ms": 25}]
@@ -109,7 +109,7 @@ def test_the_worker_serves_the_queues_it_is_told_and_refuses_others():
     assert refused.returncode == 2 and "timers, bots" in refused.stderr
 
 
-def test_a_bot_that_fails_plays_at_random_rather_than_stall_the_game(
+def test_a_bot_that_fails_plays_as_the_takeover_level_rather_than_stall_the_game(
     redis_deps, monkeypatch, caplog
 ):
     def broken(view, feed, rng, think_ms=None, **kwargs):
@@ -121,4 +121,5 @@ def test_a_bot_that_fails_plays_at_random_rather_than_stall_the_game(
     version = projector_of(redis_deps, consumer="test").project(game_id)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
     assert redis_deps.store.version(game_id) > version
-    assert "ismcts bot in" in caplog.text and "a bug in the search" in caplog.text
+    assert "bot ismcts failed" in caplog.text and "a bug in the search" in caplog.text
+    assert "greedy decides instead" in caplog.text  # the table's takeover_bot

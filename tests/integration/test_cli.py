@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from services import cli
 from services.api import openapi
-from tests.integration.conftest import build_deps
-from tests.unit.test_replay import finished_log
+from tests.fixtures import build_deps
+from tests.helpers import finished_log
 
 
 def invoke(*args, env=None):

@@ -14,7 +14,7 @@ from services.ops import health, sidecar
 from services.ops.worker import MeasuredWorker
 from services.projector.build import projector_of
 from services.worker import chain
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 
 BOTS = [{"bot": "random"}] * 3
 

@@ -7,8 +7,8 @@ import threading
 from services.projector.build import projector_of
 from shared.keys import GROUP
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 
 
 def test_a_running_projector_takes_over_what_a_dead_one_left_pending(real_redis, keys):

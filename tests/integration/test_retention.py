@@ -10,10 +10,9 @@ from services.projector.projector import Projector
 from services.projector.retention import Retention
 from services.webhooks.subscriptions import Subscriptions
 from shared import jsonutil, table
-from tests.api.test_play import auth
-from tests.api.test_replays import finish
+from tests.api.helpers import auth, finish
+from tests.fixtures import build_deps
 from tests.helpers import RecordingScheduler
-from tests.integration.conftest import build_deps
 
 DAY_MS = 24 * 3600 * 1000
 

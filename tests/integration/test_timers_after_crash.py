@@ -10,8 +10,8 @@ from rq import Worker
 from services.ops.clock import LEASE_SECONDS, Clock
 from services.projector.build import projector_of
 from tests import processes
+from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.conftest import build_deps
 
 
 @pytest.fixture

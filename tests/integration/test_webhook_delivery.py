@@ -23,7 +23,7 @@ from services.webhooks.notifier import Notifier
 from services.webhooks.settings import Settings
 from shared import table, webhooks
 from shared.replay import table_at
-from tests.integration.conftest import build_deps
+from tests.fixtures import build_deps
 from tests.webhook_receiver import Receiver
 
 

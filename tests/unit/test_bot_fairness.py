@@ -10,9 +10,12 @@ same decision from the same rng.
 import random
 
 import pytest
+from click.testing import CliRunner
 
-from shared import bots, table
+from services import cli, fairness
+from shared import bots, games, table
 from shared.bots import ismcts
+from tests import bot_plugins
 from tests.bot_cases import CASE_PARAMS, TickClock, decision_points, other_world
 
 
@@ -48,3 +51,51 @@ def test_neither_view_nor_feed_holds_the_seed_that_made_the_hidden_cards(case):
         for _, _, _, view, feed in decision_points(case, "no seed", count=2):
             assert view["seed"] is None
             assert all(event.get("seed") is None and event.get("deck") is None for event in feed)
+
+
+# --- `tablestream bots check LEVEL` (services/fairness.py), on a few positions
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "ismcts"])
+def test_the_built_in_levels_pass_the_check(level, fake_clock):
+    report = fairness.check(level, positions=2, worlds=1, think_ms=40)
+    assert set(report.positions) == set(games.NAMES)
+    assert all(report.positions.values()), report.positions  # every game judged
+    assert report.changed == [] and report.unsteady == 0 and report.late == 0
+    assert report.passed and report.percentile(0.5) <= report.percentile(0.99)
+    assert "PASS" in report.text()
+
+
+@pytest.fixture
+def side_door(monkeypatch):
+    """What a careless host might leave open: every table a view is built from, kept
+    where a plugin can read it (tests.bot_plugins.SIDE_DOOR)."""
+    real_view = table.view
+
+    def view(current, version, seat, *args, **kwargs):
+        bot_plugins.SIDE_DOOR["table"] = current
+        return real_view(current, version, seat, *args, **kwargs)
+
+    monkeypatch.setattr(table, "view", view)
+    yield bot_plugins.SIDE_DOOR
+    bot_plugins.SIDE_DOOR.clear()
+
+
+def test_a_plugin_that_peeks_through_a_side_door_is_caught(tmp_path, side_door):
+    with bot_plugins.installed(tmp_path):
+        report = fairness.check("peeking", positions=3, worlds=2)
+        assert "table" in side_door  # the door was open
+        assert report.changed and not report.passed
+        assert {c["game"] for c in report.changed} == set(games.NAMES)
+        assert "FAIL" in report.text() and "on the real table" in report.text()
+        runner = CliRunner()
+        caught = runner.invoke(cli.cli, ["bots", "check", "peeking", "--positions", "2"])
+        passed = runner.invoke(cli.cli, ["bots", "check", "first", "--positions", "2"])
+    assert caught.exit_code == 1 and "changed decisions: 0" not in caught.output
+    assert passed.exit_code == 0 and "changed decisions: 0" in passed.output
+    assert "p50" in passed.output and "budget 300 ms" in passed.output
+
+
+def test_the_check_refuses_a_level_it_cannot_find():
+    result = CliRunner().invoke(cli.cli, ["bots", "check", "genius"])
+    assert result.exit_code == 2 and "the levels are random, greedy, ismcts" in result.output

@@ -63,11 +63,12 @@ def test_random_picks_any_legal_command_and_ismcts_searches(case, monkeypatch):
         assert searched == [(view, feed, 40)]
 
 
-def test_an_unknown_level_is_refused_naming_the_levels():
+def test_an_unknown_level_is_refused_naming_the_levels_and_a_decision_falls_back():
+    with pytest.raises(bots.UnknownLevel, match="random, greedy, ismcts"):
+        bots.registry.get("genius", "alebrijes")
     view = {"game": "alebrijes", "legal": [{"type": "pass", "exchange": []}]}
-    for call in (bots.choose, bots.react):
-        with pytest.raises(ValueError, match="random, greedy, ismcts"):
-            call("genius", view, [], random.Random(0))
+    assert bots.choose("genius", view, [], random.Random(0)) == view["legal"][0]
+    assert bots.react("genius", view, [], random.Random(0)) is None
 
 
 def _imports(path):

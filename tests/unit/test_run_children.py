@@ -35,10 +35,18 @@ def test_background_nice_lowers_the_projectors_and_workers_cpu_priority(tmp_path
     """BACKGROUND_NICE (off by default) niceness for every child but the API (and
     Redis, which `names` leaves out here)."""
     base = {"REDIS_URL": "redis://127.0.0.1:1/0", "METRICS_PORT": "0"}
-    assert {c.nice for c in run.children(base, tmp_path)} == {0}
+    nice = {c.name: c.nice for c in run.children(base, tmp_path)}
+    assert nice.pop("background-1") == 10  # games of bots only: always lower
+    assert set(nice.values()) == {0}
     nice = {c.name: c.nice for c in run.children({**base, "BACKGROUND_NICE": "5"}, tmp_path)}
-    assert nice.pop("api") == 0
+    assert nice.pop("api") == 0 and nice.pop("background-1") == 15
     assert set(nice.values()) == {5} and {"projector", "timers", "worker-1"} <= set(nice)
+
+
+def test_games_of_bots_only_get_workers_of_their_own(tmp_path):
+    assert [n for n in names(tmp_path) if n.startswith("background-")] == ["background-1"]
+    more = names(tmp_path, BACKGROUND_WORKERS="2")
+    assert [n for n in more if n.startswith("background-")] == ["background-1", "background-2"]
 
 
 def test_a_child_starts_with_its_niceness_raised():

@@ -62,7 +62,7 @@ def test_bad_arguments_are_refused(capsys):
     ):
         with pytest.raises(SystemExit):
             tournament.main(argv)
-    assert "levels: random, greedy, ismcts" in capsys.readouterr().err
+    assert "the levels are random, greedy, ismcts" in capsys.readouterr().err
 
 
 def test_games_played_in_several_processes_give_the_same_table():

@@ -1,36 +1,48 @@
-// tablestream's reference client: open a table against bots, play it to the end with
-// live updates (long-poll), then step through its replay. It speaks only the public
-// API, as any third-party client would: every call below is in /openapi.json.
+// tablestream's reference client: open a table against bots, play it to the end by
+// selecting cards and pressing the actions the rules allow, then step through its
+// replay. It speaks only the public API, as any third-party client would.
+//
+// This module is the frame every game shares: the seats, whose turn, the countdowns,
+// the action bar, the log, the result and the replay. What a game's table looks like,
+// which actions a selection allows and how its events read are in games/<game>.js.
+import { api, command, events, offered } from "./api.js";
+import { el } from "./cards.js";
+import { countdown } from "./countdown.js";
+import { follow } from "./live.js";
+import { logItem, serviceLine } from "./log.js";
 
 const $ = (id) => document.getElementById(id);
-const table = { kind: null, id: null, token: null, seat: 0, version: 0, view: null, busy: false,
-  logged: 0 }; // the last event version in our log
-let replay = { steps: [], version: 0 };
+const modules = {}; // game name -> its table module, loaded on first use
+const BOT_NAMES = ["Bea", "Cai", "Dev", "Eli", "Fay", "Gus", "Hal"];
 
-// One API call: JSON in, JSON out; a problem+json answer becomes an Error with its code.
-async function api(method, path, { token, body } = {}) {
-  const headers = {};
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const json = body === undefined ? undefined : JSON.stringify(body);
-  const response = await fetch(path, { method, headers, body: json });
-  if (response.status === 304) return null; // long-poll: nothing new yet
-  const data = await response.json();
-  if (!response.ok) throw new Error(`${data.code}: ${data.detail}`);
-  return data;
+// The table being played: which game, our seat's token, the last view drawn, what is
+// selected. Only one table at a time; `id` changing stops the old one's updates.
+const table = { kind: null, id: null, token: null, seat: 0, view: null, logged: 0,
+  selected: new Set(), choice: {}, basis: null, busy: false, game: null };
+let replay = { steps: [], version: 0, answer: null };
+
+async function gameModule(kind) {
+  modules[kind] ??= await import(`./games/${kind}.js`);
+  return modules[kind];
 }
 
-// The games and bots come from the API's own document, so new ones show up here.
+// --- opening a table
+
 async function setUp() {
-  const spec = await api("GET", "/openapi.json");
-  const schemas = spec.components.schemas;
-  fill($("game"), schemas.CreateGame.properties.game.enum);
-  fill($("bot"), schemas.SeatSpec.properties.bot.enum);
-  const presets = { alebrijes: '{"rounds": 1}' }; // one round: a short game
-  const preset = () => ($("options").value = presets[$("game").value] ?? "{}");
-  $("game").onchange = preset;
-  preset();
+  const { games, bots } = await offered();
+  fill($("game"), games);
+  fill($("bot"), bots);
   $("start").onclick = () => start().catch(report);
+  // Each game's options for a short game, once its module has loaded.
+  const preset = async () => {
+    const kind = $("game").value;
+    const game = await gameModule(kind);
+    if (kind !== $("game").value) return; // another game was chosen meanwhile
+    $("options").value = JSON.stringify(game.preset ?? {});
+    document.body.dataset.preset = kind;
+  };
+  $("game").onchange = () => preset().catch(report);
+  await preset();
 }
 
 function fill(select, values) {
@@ -38,8 +50,9 @@ function fill(select, values) {
 }
 
 function seatsWithBots(count) {
-  const bot = { bot: $("bot").value };
-  return [{ name: $("name").value || "you" }, ...Array.from({ length: count }, () => bot)];
+  const bot = $("bot").value;
+  const bots = Array.from({ length: count }, (_, i) => ({ bot, name: BOT_NAMES[i] }));
+  return [{ name: $("name").value || "you" }, ...bots];
 }
 
 async function start() {
@@ -48,110 +61,193 @@ async function start() {
     seats: seatsWithBots(Number($("bots").value)),
     options: JSON.parse($("options").value || "{}"),
   };
-  sit(body.game, await api("POST", "/v1/games", { body }));
+  await sit(body.game, await api("POST", "/v1/games", { body }));
 }
 
 // Take seat 0 of a game just created (or forked) and follow it until it ends.
 async function sit(kind, created) {
-  Object.assign(table, { kind, id: created.id, token: created.seats[0].token, version: 0,
-    view: null, logged: 0 });
-  $("title").textContent = kind;
+  Object.assign(table, { kind, id: created.id, token: created.seats[0].token, view: null,
+    logged: 0, selected: new Set(), choice: {}, basis: null, game: await gameModule(kind) });
+  document.body.dataset.game = kind;
+  $("title").textContent = table.game.title;
   $("game-id").textContent = created.id;
   $("log").replaceChildren();
+  $("setup").hidden = true;
   $("table").hidden = false;
   $("replay").hidden = true;
-  await follow();
+  $("result").hidden = true;
+  const id = created.id;
+  await follow({ kind, id }, table.token, (view, news) => show(view, news), () => id === table.id);
+  if (id === table.id) await openReplay();
 }
 
-// Live updates by long-poll: each answer comes as soon as the game moves past
-// `version`, or as a 304 after 25 s. Our own moves update the view at once (the
-// command's answer carries it), so the poll only brings the others' moves.
-async function follow() {
-  const id = table.id;
-  let view = await api("GET", `/v1/${table.kind}/${id}/view`, { token: table.token });
-  while (id === table.id) {
-    await show(view);
-    if (view.status === "finished" || view.status === "cancelled") return openReplay();
-    const path = `/v1/${table.kind}/${id}/view?after=${table.version}&wait=25`;
-    view = (await api("GET", path, { token: table.token })) ?? table.view;
-  }
-}
-
-// Views arrive from the long-poll and from our own commands: draw them one at a time.
+// Views arrive from the live updates and from our own commands: drawn one at a time,
+// an older one arriving late is dropped.
 let drawing = Promise.resolve();
-function show(view) {
-  drawing = drawing.then(() => draw(view));
+function show(view, news = null) {
+  drawing = drawing.then(() => draw(view, news)).catch(report);
   return drawing;
 }
 
-async function draw(view) {
-  if (table.view && view.version < table.version) return; // an older answer came late
-  const path = `/v1/games/${table.id}/events?after=${table.logged}&limit=1000`;
-  const news = await api("GET", path, { token: table.token });
-  news.events.forEach((event) => $("log").prepend(logLine(event, view)));
-  table.logged = news.events.at(-1)?.version ?? table.logged;
-  Object.assign(table, { view, version: view.version });
+// `news`: the events that came with the view (the WebSocket pushes them), or null: then
+// they are read here, after the last one logged.
+async function draw(view, news) {
+  if (table.view && view.version < table.view.version) return;
+  const fresh = news ?? (await events(table.id, table.token, table.logged)).events;
+  const name = names(view);
+  for (const event of fresh.filter((e) => e.version > table.logged)) {
+    const text = serviceLine(event, name) ?? table.game.line(event, name, table.seat);
+    if (text) $("log").prepend(logItem(text, event.version));
+  }
+  table.logged = Math.max(table.logged, fresh.at(-1)?.version ?? 0);
+  table.view = view;
+  const basis = table.game.selectionBasis(view);
+  if (basis !== table.basis) Object.assign(table, { basis, selected: new Set(), choice: {} });
+  render();
+}
+
+// The whole table again from the last view and the selection: cheap at this size, and
+// nothing can drift from what the view says.
+function render() {
+  const view = table.view;
+  const focus = focused();
   document.body.dataset.status = view.status;
-  $("status").className = view.status;
-  $("status").textContent = describe(view);
-  renderState($("state"), view.state, null);
-  const mine = view.to_act.includes(table.seat);
-  $("legal").replaceChildren(...view.legal.map((command) => moveButton(command)));
-  if ($("autoplay").checked && mine && view.legal.length && !table.busy) {
-    const pick = view.legal[Math.floor(Math.random() * view.legal.length)];
-    table.busy = true; // one move at a time
-    setTimeout(() => send(pick, true), 150);
+  document.body.dataset.version = view.version;
+  const ui = seatUi(view);
+  $("status").replaceChildren(...statusLine(view, ui));
+  $("board").replaceChildren(table.game.board(view, ui));
+  renderActions(view, ui);
+  if (view.status === "finished") showResult(view, ui);
+  refocus(focus);
+}
+
+// A redraw replaces the cards and buttons: the keyboard's place is kept by the card's
+// key or the action's id, or moves to the first action, then the first card.
+function focused() {
+  const element = document.activeElement;
+  if (!element?.closest("#board, #actions")) return null;
+  return { key: element.dataset.key, action: element.dataset.action, name: element.name };
+}
+
+function refocus(focus) {
+  if (!focus) return;
+  const at = (selector) => document.querySelector(selector);
+  const target = (focus.key && at(`#board [data-key="${CSS.escape(focus.key)}"]`))
+    || (focus.action && at(`#actions [data-action="${CSS.escape(focus.action)}"]:not(:disabled)`))
+    || (focus.name && (at(`#actions [name="${CSS.escape(focus.name)}"]:checked`)
+      || at(`#actions [name="${CSS.escape(focus.name)}"]`)))
+    || at("#actions button:not(:disabled)") || at("#board button.card");
+  target?.focus({ preventScroll: true });
+}
+
+function seatUi(view) {
+  return {
+    me: table.seat,
+    name: names(view),
+    selected: table.selected,
+    choice: table.choice,
+    readonly: view.status !== "active",
+    toggle: (key, single = false) => {
+      const had = table.selected.has(key);
+      if (single) table.selected.clear();
+      if (had) table.selected.delete(key);
+      else table.selected.add(key);
+      table.choice = {};
+      render();
+    },
+    choose: (name, value) => {
+      table.choice[name] = value;
+      render();
+    },
+  };
+}
+
+/** Seat names as people read them: "Ana", and "you" never replaces a name. */
+function names(view) {
+  return (seat) => view.seats[seat]?.name ?? `seat ${seat}`;
+}
+
+function statusLine(view, ui) {
+  if (view.status === "finished") return [el("strong", "", "Game over")];
+  if (view.status !== "active") return [el("span", "", view.status)];
+  const parts = [];
+  const acting = view.to_act;
+  const yours = acting.includes(table.seat);
+  parts.push(el("strong", yours ? "yours" : "", yours
+    ? (acting.length > 1 ? "Your move (and others')" : "Your turn")
+    : `${acting.map(ui.name).join(", ") || "Nobody"} to play`));
+  acting.forEach((seat) => {
+    const deadline = view.deadlines?.[seat];
+    if (deadline) parts.push(" ", countdown(deadline, `time left for ${ui.name(seat)}`));
+  });
+  return parts;
+}
+
+// The action bar: the game's actions for this selection, enabled only when the view's
+// `legal` list holds the exact command; a disabled one says why in the game's words.
+function renderActions(view, ui) {
+  const bar = $("actions");
+  if (ui.readonly) {
+    bar.replaceChildren();
+    $("why").textContent = "";
+    return;
   }
-}
-
-function describe(view) {
-  const name = (seat) => `${view.seats[seat].name} (seat ${seat})`;
-  if (view.status === "finished") {
-    const { winners, scores } = view.result;
-    return `finished: ${winners.map(name).join(" and ")} won; scores ${scores.join(" / ")}`;
+  const { buttons = [], controls = [], why = "" } = table.game.actions(view, ui);
+  const row = el("div", "buttons");
+  for (const action of buttons) {
+    const button = el("button", `action ${action.kind ?? ""}`, action.label);
+    button.type = "button";
+    button.dataset.action = action.id ?? action.label;
+    if (action.command) button.onclick = () => send(action.command);
+    else button.disabled = true;
+    if (action.aria) button.setAttribute("aria-label", action.aria);
+    row.append(button);
   }
-  const acting = view.to_act.map(name).join(", ") || "nobody";
-  const yours = view.to_act.includes(table.seat) ? " (your turn)" : "";
-  return `${view.status}, version ${view.version}: ${acting} to act${yours}`;
+  bar.replaceChildren(...controls, row);
+  const reason = why || buttons.find((b) => !b.command && b.why)?.why || "";
+  $("why").textContent = reason;
 }
 
-function moveButton(command) {
-  const button = document.createElement("button");
-  button.textContent = label(command);
-  button.onclick = () => send(command);
-  return button;
-}
-
-function label(command) {
-  const { type, ...rest } = command;
-  const words = Object.entries(rest).map(([k, v]) => `${k} ${[v].flat().join(" ")}`);
-  return [type, ...words].join(" · ");
-}
-
-async function send(command, scheduled = false) {
-  if (table.busy && !scheduled) return;
+async function send(body) {
+  if (table.busy) return; // one command at a time, as a person presses one button
   table.busy = true;
+  document.body.dataset.busy = "1";
   let moved;
   try {
-    moved = await api("POST", `/v1/${table.kind}/${table.id}/commands`,
-      { token: table.token, body: command });
+    moved = await command(table, table.token, body);
   } catch (error) {
-    report(error); // e.g. the game moved first: the long-poll brings the new view
+    // Refused: in Alien's race someone may shout CAPTURED! first; the live updates
+    // bring the view as it is now.
+    report(error, error.code ? "refused" : "error");
   }
   table.busy = false;
+  delete document.body.dataset.busy;
   if (moved) await show(moved.view); // read-your-writes: no second request
+}
+
+function showResult(view, ui) {
+  const { winners = [], scores = [] } = view.result ?? {};
+  const rows = view.seats.map((seat, i) => el("tr", winners.includes(i) ? "winner" : "",
+    el("th", "", ui.name(i), winners.includes(i) ? " ★" : ""), el("td", "", String(scores[i] ?? ""))));
+  const headline = winners.includes(table.seat) ? "You won!"
+    : `${winners.map(ui.name).join(" and ")} won.`;
+  $("result").replaceChildren(el("h3", "", headline),
+    el("table", "scores", el("thead", "", el("tr", "", el("th", "", "player"), el("th", "", "score"))),
+      el("tbody", "", ...rows)));
+  $("result").hidden = false;
 }
 
 // --- the replay: any version of the finished game, as any seat saw it then
 
 async function openReplay() {
-  const seats = table.view.seats.map((s) => new Option(`${s.name} (seat ${s.seat})`, s.seat));
+  const seats = table.view.seats.map((s) => new Option(s.name, s.seat));
   $("replay-seat").replaceChildren(new Option("a spectator", ""), ...seats,
     new Option("everyone (all hands)", "everyone"));
   $("replay-seat").value = String(table.seat);
   $("replay-export").href = `/v1/games/${table.id}/export`;
   $("replay").hidden = false;
-  await load(table.version);
+  $("again").hidden = false;
+  await load(table.view.version);
 }
 
 async function load(version) {
@@ -159,15 +255,23 @@ async function load(version) {
   const query = seat === "everyone" ? "everyone=true" : seat === "" ? "" : `seat=${seat}`;
   const answer = await api("GET", `/v1/games/${table.id}/replay?at=${version}&${query}`);
   const before = Math.max(0, ...answer.steps.filter((step) => step < answer.version));
-  replay = { steps: answer.steps, version: answer.version };
+  replay = { steps: answer.steps, version: answer.version, answer };
   Object.assign(document.body.dataset, { replayVersion: answer.version, replaySeat: seat });
   $("replay-version").value = answer.version;
   const index = answer.steps.indexOf(answer.version) + 1;
   $("replay-shown").textContent =
     `version ${answer.version} (step ${index} of ${answer.steps.length}), ${answer.view.status}`;
-  renderState($("replay-state"), answer.view.state, answer.everyone);
+  const name = names(answer.view);
+  const ui = { me: answer.view.seat, name, selected: new Set(), choice: {}, readonly: true,
+    toggle() {}, choose() {} };
+  const hands = (answer.everyone ?? []).filter((v) => v.seat !== null).map((v) =>
+    el("div", "everyone", el("h4", "", `${name(v.seat)} holds`), table.game.privateCards(v.state)));
+  $("replay-board").replaceChildren(table.game.board(answer.view, ui), ...hands);
   const fresh = answer.events.filter((event) => event.version > before);
-  $("replay-events").replaceChildren(...fresh.map((event) => logLine(event, answer.view)));
+  $("replay-events").replaceChildren(...fresh.flatMap((event) => {
+    const text = serviceLine(event, name) ?? table.game.line(event, name, answer.view.seat);
+    return text ? [logItem(text, event.version)] : [];
+  }));
 }
 
 function step(by) {
@@ -179,76 +283,14 @@ function step(by) {
 async function fork() {
   const bots = table.view.seats.length - 1;
   const body = { at: replay.version, seats: seatsWithBots(bots) };
-  sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body }));
+  await sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body }));
 }
 
-// --- drawing a view's state: any game's, generically (cards as chips)
-
-function renderState(list, state, everyone) {
-  const rows = Object.entries(state ?? {}).map(([key, value]) => [key, value, false]);
-  // Everyone: each seat's own view adds what only that seat could see (its hand...).
-  for (const seatView of everyone ?? []) {
-    for (const [key, value] of Object.entries(seatView.state ?? {})) {
-      if (JSON.stringify(value) !== JSON.stringify(state?.[key])) {
-        rows.push([`${key} of seat ${seatView.seat}`, value, true]);
-      }
-    }
-  }
-  list.replaceChildren(...rows.flatMap(([key, value, hidden]) => {
-    const term = document.createElement("dt");
-    term.textContent = key;
-    const detail = document.createElement("dd");
-    detail.className = key === "hand" || hidden ? "mine" : "";
-    detail.append(render(value));
-    return [term, detail];
-  }));
-}
-
-// Any game's state, generically: card codes as chips, lists of lists or objects one
-// per seat, objects as "key value" pairs.
-function render(value) {
-  const box = document.createElement("span");
-  const isCards = (v) => Array.isArray(v) && v.length && v.every((c) => typeof c === "string");
-  const nested = (v) => Array.isArray(v) || v?.constructor === Object;
-  if (isCards(value)) {
-    box.append(...value.map(chip));
-  } else if (Array.isArray(value) && value.length && value.every(nested)) {
-    value.forEach((row, seat) => box.append(line(`${seat}: `, render(row))));
-  } else if (value?.constructor === Object) {
-    Object.entries(value).forEach(([key, item]) => box.append(` ${key} `, render(item)));
-  } else {
-    box.textContent = typeof value === "string" ? value : JSON.stringify(value);
-  }
-  return box;
-}
-
-function line(...parts) {
-  const div = document.createElement("div");
-  div.append(...parts);
-  return div;
-}
-
-function chip(card) {
-  const span = document.createElement("span");
-  span.className = "card";
-  span.textContent = card;
-  return span;
-}
-
-function logLine(event, view) {
-  const item = document.createElement("li");
-  const { version, at, type, ...rest } = event;
-  const who = rest.seat !== undefined ? `${view.seats[rest.seat]?.name ?? rest.seat}: ` : "";
-  item.value = version;
-  item.textContent = `${who}${type} ${JSON.stringify(rest)}`.slice(0, 160);
-  return item;
-}
-
-function report(error) {
-  const line = document.createElement("li");
-  line.className = "error";
-  line.textContent = String(error.message ?? error);
-  $("log").prepend(line);
+function report(error, kind = "error") {
+  const text = String(error.message ?? error);
+  $("log").prepend(el("li", kind, kind === "refused" ? `Not accepted: ${text}` : text));
+  $("why").textContent = text;
+  $("setup-why").textContent = text;
 }
 
 $("replay-first").onclick = () => load(replay.steps[0]).catch(report);
@@ -258,4 +300,10 @@ $("replay-last").onclick = () => load(replay.steps.at(-1)).catch(report);
 $("replay-jump").onclick = () => load(Number($("replay-version").value)).catch(report);
 $("replay-seat").onchange = () => load(replay.version).catch(report);
 $("replay-fork").onclick = () => fork().catch(report);
+$("again").onclick = () => {
+  table.id = null;
+  Object.assign(document.body.dataset, { status: "", game: "" });
+  for (const id of ["table", "replay", "again"]) $(id).hidden = true;
+  $("setup").hidden = false;
+};
 setUp().catch(report);

@@ -1,0 +1,470 @@
+"""GET /v1/ws: one WebSocket per client. Commands in; views and events pushed out.
+
+The protocol (docs/realtime.md, asyncapi.yaml): JSON text frames, one message each, with
+a `type` and, on an answer, the `ref` the client sent.
+
+- Authentication first: `Authorization: Bearer <token>` on the upgrade request, or an
+  `auth {token}` message first (`token: null`: a spectator). Nothing else is accepted
+  before it.
+- `subscribe {game_id, after?}`: the seat's (or spectator's) view is pushed whenever
+  the game moves, each pushed `view` preceded by the redacted `event`s since the last
+  one sent, in version order, starting after `after` (omitted: the current view, no
+  history). A client that reconnects and subscribes with the last version it holds
+  gets exactly what it missed.
+- `command {game_id, command, expected_version?}`: answered by `answer` whose `body` is
+  the REST command's answer, or by `error` whose `problem` holds its problem+json.
+- `ping` is answered by `pong`; the server sends protocol pings too.
+
+Pushes come from the projector's notification (watch.Watcher), so a pushed view is
+never newer than the read models and any API process serves any client. Each socket
+keeps at most its unsent answers and one "look again" mark per subscription: a push
+reads the newest view and the events since the last one sent when it is its turn, so a
+slow reader gets fewer, larger catch-ups, never an unbounded buffer.
+"""
+
+import collections
+import re
+import socket
+import threading
+import time
+
+from flask import Blueprint, current_app, g, request
+from flask_sock import Sock
+from limits import parse_many
+from simple_websocket import ConnectionClosed
+
+from services.api.auth import bearer, held_in, seat_held
+from services.api.body import MAX_BODY
+from services.api.context import deps
+from services.api.errors import ApiError, log, problem_fields
+from services.api.limits import LONGEST_LEASE, lease
+from services.api.play import event_as_seen, moved, stored_view
+from services.api.schemas import MAX_VERSION
+from shared import jsonutil, tokens
+
+blp = Blueprint("live", __name__)
+sock = Sock()
+
+# Close codes (RFC 6455 leaves 4000-4999 to applications). The library closes with
+# 1009 a frame over MAX_BODY and with 1008 a peer that has not answered a ping by the
+# next one (WS_PING_SECONDS).
+UNAUTHORIZED = 4401  # a first message that is not `auth`, or a token that is not valid
+AUTH_TIMEOUT = 4408  # no `auth` within AUTH_SECONDS of the upgrade
+SLOW_CONSUMER = 4503  # the send queue is full, or a send waited WS_SEND_SECONDS
+AUTH_SECONDS = 10.0
+SEND_QUEUE = 64  # answers and errors waiting to be sent, at most
+KEEPALIVE = 15.0  # the socket's lease on its address's open streams is renewed this often
+BATCH = 200  # events read at a time when catching a subscription up
+GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
+REF_MOST = 128  # characters of a string `ref`
+
+TYPES = ("auth", "subscribe", "unsubscribe", "command", "ping", "pong")
+
+
+def install(app):
+    """Serve /v1/ws on `app`, its frames bounded by the request body's limit."""
+    config = app.extensions["tablestream"].config
+    app.config["SOCK_SERVER_OPTIONS"] = {
+        "ping_interval": config.ws_ping_seconds,
+        "max_message_size": MAX_BODY,
+    }
+    sock.init_app(app)
+    app.register_blueprint(blp)
+
+
+@blp.before_request
+def _upgrade():
+    """Refuse before the upgrade what an HTTP answer can say: a plain GET, a bad token
+    in the header, an address over its open streams (429)."""
+    if request.headers.get("Upgrade", "").lower() != "websocket":
+        raise ApiError("bad_request", "GET /v1/ws is a WebSocket: send 'Upgrade: websocket'")
+    token = bearer()
+    if token is not None and tokens.verify(deps().service.secret, token) is None:
+        raise ApiError("unauthorized", "the token is not valid")
+    g.live_token = token
+    g.live_lease = lease(LONGEST_LEASE)
+
+
+@sock.route("/v1/ws", bp=blp)
+def channel(ws):
+    """The socket's life: authentication, then one message at a time."""
+    connection = Connection(ws, deps(), current_app.extensions, g.live_lease)
+    try:
+        connection.run(g.live_token)
+    finally:
+        g.live_lease.release()
+
+
+class Holder:
+    """What a socket's token holds: a seat token (its game's seat), a creator's token
+    or none (a spectator of any game). A player's token, once players exist, is a
+    Holder whose `seat_in` looks up the player's seat and whose `inbox` names the
+    Redis channel their inbox items are published on."""
+
+    inbox = None
+
+    def __init__(self, token, secret):
+        self.token = token
+        self.secret = secret
+        self.held = None if token is None else tokens.verify(secret, token)
+
+    def seat_in(self, game_id, required):
+        """The seat held in `game_id` (None: a spectator), as the REST routes decide it;
+        ApiError unauthorized or forbidden otherwise."""
+        return seat_held(held_in(self.token, game_id, self.secret, required), required)
+
+    def describe(self):
+        if self.held is None:
+            return {"game_id": None, "seat": None}
+        return {"game_id": self.held[0], "seat": self.held[1]}
+
+
+class Subscription:
+    def __init__(self, seat, sent):
+        self.seat = seat
+        self.sent = sent  # the last version pushed; None: push the current view only
+        self.follower = None
+
+
+class Connection:
+    """One socket: the request's thread reads and answers messages; an outbox thread
+    sends the answers, then the subscriptions' pushes."""
+
+    def __init__(self, ws, d, extensions, held_lease):
+        self.ws = ws
+        self.d = d
+        self.config = d.config
+        self.watcher = extensions["tablestream.watcher"]
+        self.seat_limits = extensions.get("tablestream.seat_limits")
+        self.lease = held_lease
+        self.holder = None
+        self.subscriptions = {}  # game_id -> Subscription
+        self.queue = collections.deque()
+        self.pending = set()  # games to look at again
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.closing = None  # (code, reason) once the socket is to be closed
+        self.rate = _MessageRate(self.config)
+        # A send to a client that stops reading waits this long, then fails; and a frame
+        # goes out whole (the library's own sends may write part of one).
+        ws.sock.settimeout(self.config.ws_send_seconds)
+        ws.sock = WholeSends(ws.sock)
+
+    # --- the request's thread: reading
+
+    def run(self, token):
+        outbox = threading.Thread(target=self._outbox, name="ws-outbox", daemon=True)
+        outbox.start()
+        try:
+            if token is not None:
+                self.holder = Holder(token, self.d.service.secret)
+            else:
+                first = self.ws.receive(timeout=AUTH_SECONDS)
+                if first is None:
+                    return self._close(AUTH_TIMEOUT, "no auth message in time")
+                self.handle(first)
+            while self.closing is None:
+                raw = self.ws.receive(timeout=KEEPALIVE)
+                if raw is not None:
+                    self.handle(raw)
+        except ConnectionClosed:
+            pass
+        finally:
+            with self.lock:
+                games = list(self.subscriptions.items())
+                self.subscriptions.clear()
+            for game_id, subscription in games:
+                self.watcher.unfollow(game_id, subscription.follower)
+            if self.closing is None:
+                self.closing = (1000, "")
+            self.wake.set()
+            outbox.join(self.config.ws_send_seconds + 1)
+
+    def handle(self, raw):
+        """Read one message and answer it (every refusal as an `error`)."""
+        ref = None
+        try:
+            message = _message(raw)
+            ref = _ref(message.get("ref"))
+            kind = message["type"]
+            if self.holder is None and kind != "auth":
+                self._error(ref, "unauthorized", "send an auth message first")
+                return self._close(UNAUTHORIZED, "auth first")
+            self.rate.count()
+            if kind not in TYPES:
+                raise ApiError("bad_request", f"no message type {kind!r}; one of {list(TYPES)}")
+            getattr(self, f"on_{kind}")(message, ref)
+        except ApiError as error:
+            self._error(ref, error.code, error.detail, error.errors, error.headers)
+        except Exception as error:  # as errors.handle_unexpected
+            log.exception("unexpected error", exc_info=error)
+            self._error(ref, "internal_error", "the server failed; the message may be sent again")
+
+    def on_auth(self, message, ref):
+        if self.holder is not None:
+            raise ApiError("bad_request", "this socket is authenticated already")
+        token = message.get("token")
+        if token is not None and not isinstance(token, str):
+            raise ApiError("bad_request", "token is a string, or null for a spectator")
+        holder = Holder(token, self.d.service.secret)
+        if token is not None and holder.held is None:
+            self._error(ref, "unauthorized", "the token is not valid")
+            return self._close(UNAUTHORIZED, "token not valid")
+        self.holder = holder
+        self._send_later({"type": "authenticated", "ref": ref, **holder.describe()})
+
+    def on_subscribe(self, message, ref):
+        game_id = _game_id(message)
+        after = message.get("after")
+        if after is not None and not _version(after):
+            raise ApiError("bad_request", f"after is a version, 0 to {MAX_VERSION}")
+        most = self.config.rate_limit_streams
+        if game_id not in self.subscriptions and len(self.subscriptions) >= most:
+            raise ApiError("rate_limited", f"{most} subscriptions on one socket at most")
+        seat = self.holder.seat_in(game_id, required=False)
+        stored_view(self.d, game_id, seat)  # unknown_game, or a seat not in it: refused now
+        with self.lock:
+            subscription = self.subscriptions.get(game_id)
+            if subscription is None:
+                subscription = self.subscriptions[game_id] = Subscription(seat, after)
+                subscription.follower = self._follower(game_id)
+                self.watcher.follow(game_id, subscription.follower)
+            else:
+                subscription.sent = after
+        self._send_later({"type": "subscribed", "ref": ref, "game_id": game_id, "seat": seat})
+        self._look_again(game_id)
+
+    def on_unsubscribe(self, message, ref):
+        game_id = _game_id(message)
+        with self.lock:
+            subscription = self.subscriptions.pop(game_id, None)
+        if subscription is not None:
+            self.watcher.unfollow(game_id, subscription.follower)
+        self._send_later({"type": "unsubscribed", "ref": ref, "game_id": game_id})
+
+    def on_command(self, message, ref):
+        game_id = _game_id(message)
+        command = message.get("command")
+        if not isinstance(command, dict):
+            raise ApiError("bad_request", 'command is a JSON object with a "type"')
+        if "idempotency_key" in message:
+            raise ApiError(
+                "bad_request",
+                "idempotency_key is not taken over the WebSocket; send expected_version",
+            )
+        body = dict(command)
+        expected = message.get("expected_version")
+        if expected is not None:
+            if not _version(expected):
+                raise ApiError("bad_request", f"expected_version is a version, 0 to {MAX_VERSION}")
+            body["expected_version"] = expected
+        seat = self.holder.seat_in(game_id, required=True)
+        if self.seat_limits is not None:
+            extra = {"method": "WS", "path": "/v1/ws", "request_id": g.get("request_id")}
+            refused = self.seat_limits.breached(game_id, seat, extra)
+            if refused:
+                detail, headers = refused
+                raise ApiError("rate_limited", detail, headers=headers)
+        value = moved(self.d, game_id, seat, body)
+        self._send_later({"type": "answer", "ref": ref, "game_id": game_id, "body": value})
+
+    def on_ping(self, message, ref):
+        self._send_later({"type": "pong", "ref": ref})
+
+    def on_pong(self, message, ref):
+        pass  # any message keeps the socket alive; nothing to answer
+
+    def _error(self, ref, code, detail, errors=None, headers=None):
+        frame = {"type": "error", "ref": ref, "problem": problem_fields(code, detail, errors)}
+        if headers and "Retry-After" in headers:
+            frame["retry_after"] = int(headers["Retry-After"])
+        self._send_later(frame)
+
+    def _send_later(self, frame):
+        with self.lock:
+            if len(self.queue) >= SEND_QUEUE:  # closed once the queue's frames are out
+                self.closing = self.closing or (SLOW_CONSUMER, "send queue full")
+            else:
+                self.queue.append(jsonutil.dumps(frame))
+        self.wake.set()
+
+    def _close(self, code, reason):
+        self.closing = (code, reason)
+        self.wake.set()
+
+    # --- the watcher's thread: taking note
+
+    def _follower(self, game_id):
+        def moved_to(version):
+            subscription = self.subscriptions.get(game_id)
+            if subscription is None:
+                return
+            if version is None or subscription.sent is None or version > subscription.sent:
+                self._look_again(game_id)
+
+        return moved_to
+
+    def _look_again(self, game_id):
+        with self.lock:
+            self.pending.add(game_id)
+        self.wake.set()
+
+    # --- the outbox thread: sending
+
+    def _outbox(self):
+        renew_at = time.monotonic() + KEEPALIVE
+        try:
+            while True:
+                self.wake.wait(KEEPALIVE)
+                self.wake.clear()
+                if time.monotonic() > renew_at:
+                    self.lease.renew(LONGEST_LEASE)
+                    renew_at = time.monotonic() + KEEPALIVE
+                while (frame := self._next_frame()) is not None:
+                    self._send(frame)
+                if self.closing is not None:
+                    break
+                with self.lock:
+                    games, self.pending = self.pending, set()
+                for game_id in sorted(games):
+                    self._push(game_id)
+            code, reason = self.closing
+            self.ws.close(code, reason)
+        except TimeoutError:  # a send waited WS_SEND_SECONDS: the client does not read
+            self.closing = (SLOW_CONSUMER, "send timed out")
+            self._drop()
+        except (ConnectionClosed, OSError):
+            self.closing = self.closing or (1006, "")
+        except Exception:
+            log.exception("the WebSocket outbox failed")
+            self._drop()
+        finally:
+            self.wake.set()
+
+    def _next_frame(self):
+        with self.lock:
+            return self.queue.popleft() if self.queue else None
+
+    def _send(self, frame):
+        self.ws.send(frame.decode())
+
+    def _drop(self):
+        """Drop the connection of a client that does not read: a frame may have gone out
+        in part, so no close frame can follow it."""
+        try:
+            self.ws.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def _push(self, game_id):
+        """Send one subscription what it has not seen: the events since the last version
+        sent, then the view, as the read models hold them now."""
+        subscription = self.subscriptions.get(game_id)
+        if subscription is None:
+            return
+        seat, sent = subscription.seat, subscription.sent
+        try:
+            raw = stored_view(self.d, game_id, seat)
+        except ApiError as error:  # the game's read models and stream are gone
+            return self._error(None, error.code, error.detail)
+        version = jsonutil.loads(raw)["version"]
+        if sent is not None and version <= sent:
+            return
+        if sent is not None:
+            self._push_events(game_id, seat, sent, version)
+        head = b'{"type":"view","game_id":%s,"version":%d,"view":' % (
+            jsonutil.dumps(game_id),
+            version,
+        )
+        self._send(head + raw + b"}")
+        subscription.sent = version
+
+    def _push_events(self, game_id, seat, sent, version):
+        """The events after `sent` up to `version`, each as `seat` may see it."""
+        loaded, current = self.d.service.load(game_id)
+        if loaded < version:  # this process's cache is behind the read models
+            loaded, current = self.d.service.load(game_id, fresh=True)
+        while sent < version:
+            records = self.d.store.read(game_id, after=sent, limit=min(BATCH, version - sent))
+            if not records:
+                return
+            for record in records:
+                event = event_as_seen(current, record, seat)
+                frame = {"type": "event", "game_id": game_id, "event": event}
+                self._send(jsonutil.dumps(frame))
+            sent = records[-1].version
+
+
+class _MessageRate:
+    """Messages a socket may send: the commands' shortest window (RATE_LIMIT_COMMANDS,
+    e.g. 60 a second), counted in the process; RATE_LIMITS=off: no limit."""
+
+    def __init__(self, config):
+        self.most = None
+        if config.rate_limits:
+            shortest = sorted(parse_many(config.rate_limit_commands))[0]
+            self.most, self.seconds = shortest.amount, shortest.get_expiry()
+            self.description = str(shortest)
+        self.window_ends = 0.0
+        self.used = 0
+
+    def count(self):
+        if self.most is None:
+            return
+        now = time.monotonic()
+        if now >= self.window_ends:
+            self.window_ends, self.used = now + self.seconds, 0
+        self.used += 1
+        if self.used > self.most:
+            retry = max(1, round(self.window_ends - now))
+            raise ApiError(
+                "rate_limited",
+                f"too many messages ({self.description}); retry in {retry} s",
+                headers={"Retry-After": str(retry)},
+            )
+
+
+def _message(raw):
+    if isinstance(raw, bytes):
+        raise ApiError("bad_request", "send each message as a text frame of JSON")
+    try:
+        message = jsonutil.loads(raw)
+    except jsonutil.JSONDecodeError:
+        raise ApiError("bad_request", "a message is JSON") from None
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ApiError("bad_request", 'a message is a JSON object with a string "type"')
+    return message
+
+
+def _ref(ref):
+    """The client's `ref`, echoed on the answer: a short string or a whole number."""
+    if ref is None or (isinstance(ref, str) and len(ref) <= REF_MOST):
+        return ref
+    if isinstance(ref, int) and not isinstance(ref, bool) and abs(ref) <= MAX_VERSION:
+        return ref
+    raise ApiError("bad_request", f"ref is a string of at most {REF_MOST} characters or a number")
+
+
+def _game_id(message):
+    game_id = message.get("game_id")
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+        raise ApiError("bad_request", "game_id is a game's id")
+    return game_id
+
+
+def _version(value):
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_VERSION
+
+
+class WholeSends:
+    """A socket whose `send` sends all of it (`sendall`), for the library's own sends."""
+
+    def __init__(self, sock):
+        self.sock = sock
+
+    def send(self, data):
+        self.sock.sendall(data)
+        return len(data)
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)

@@ -1,0 +1,392 @@
+"""GET /v1/ws against the real processes: two API processes (gunicorn), a projector, an
+RQ worker and Redis. Seats and spectators play and watch whole games over WebSockets
+only, each seat on its own API process, so every push to the other seat crosses
+processes through the projector's notification; every pushed view is checked against
+the view the API serves at that version (what the projector builds from the log, the
+log folded), every pushed event against the log as that seat may see it."""
+
+import random
+import signal
+import socket
+import threading
+import time
+
+import pytest
+import requests
+import yaml
+from jsonschema import Draft202012Validator
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from services.api import asyncapi
+from services.api.errors import STATUS
+from services.api.live import SLOW_CONSUMER, UNAUTHORIZED
+from services.embedded_redis import free_port
+from shared import table as tables
+from shared.keys import Keys
+from shared.store import Record
+from tests import processes
+from tests.e2e.ws_client import Socket, rest_events, rest_view
+
+pytestmark = pytest.mark.e2e
+
+WALL_CLOCK = 30.0  # seconds a game may take
+SUBSCRIPTIONS = 20  # RATE_LIMIT_STREAMS of the API processes here
+
+
+@pytest.fixture(scope="module")
+def apis(tmp_path_factory):
+    """(base URL of API process A, of API process B) over one stack."""
+    directory = tmp_path_factory.mktemp("ws")
+    stack = processes.Stack(directory, Keys(prefix="ws:"), workers=1)
+    env = {**stack.env, "WS_SEND_SECONDS": "2", "RATE_LIMIT_STREAMS": str(SUBSCRIPTIONS)}
+    started = []
+    try:
+        for name in ("a", "b"):
+            port = free_port()
+            started.append(processes.start_api(env, directory / f"api-{name}.log", port))
+            started[-1].base = f"http://127.0.0.1:{port}"
+        yield started[0].base, started[1].base
+    finally:
+        for process in started:  # SIGINT: gunicorn's quick shutdown, sockets and all
+            process.send_signal(signal.SIGINT)
+        for process in started:
+            process.wait(15)
+        stack.stop()
+
+
+def create(base, game, seats, **options):
+    body = {"game": game, "seats": seats, "options": options}
+    response = requests.post(f"{base}/v1/games", json=body, timeout=10)
+    assert response.status_code == 201, response.text
+    return response.json()
+
+
+class Seat:
+    """A seat (or a spectator, token None) on one socket: it subscribes from the start,
+    keeps every pushed view and event, and, holding a seat, sends one of its `legal`
+    commands (seeded) whenever its newest pushed view says it is to act."""
+
+    def __init__(self, base, game_id, token, seed, socket=None, cuts=None, bases=()):
+        self.game_id = game_id
+        self.cuts = cuts  # a seeded rng: cut the connection now and then, and resume
+        self.bases = bases  # the API processes to reconnect to
+        self.resumed = 0
+        self.token = token
+        self.socket = socket or Socket(base, token)
+        self.rng = random.Random(seed)
+        self.views = []  # every pushed view, in the order received
+        self.events = []  # (event, the version of the view pushed after it)
+        self.answers = 0
+        self.error = None
+
+    def subscribe(self, after=0):
+        ref = self.socket.send("subscribe", game_id=self.game_id, after=after)
+        subscribed = self.socket.answer(ref)
+        assert subscribed["type"] == "subscribed", subscribed
+
+    def resume(self):
+        """Cut the connection (a clean close or a dropped TCP connection) and subscribe
+        again, on any API process, after the last version held: what was received
+        since the last view is dropped, as a client that lost it would."""
+        if self.cuts.random() < 0.5:
+            self.socket.close()
+        else:
+            self.socket.ws.socket.shutdown(socket.SHUT_RDWR)
+        self.socket = Socket(self.cuts.choice(self.bases), self.token)
+        self.subscribe(after=self.views[-1]["version"])
+        self.resumed += 1
+
+    def mine(self, view):
+        return self.token is not None and view["seat"] in view["to_act"] and view["legal"]
+
+    def play(self, until=None):
+        """Read pushes until the game is over (or `until()`); act on each new view."""
+        deadline = time.monotonic() + WALL_CLOCK
+        waiting = []  # events since the last view
+        sent, acted_at = None, 0
+        try:
+            while True:
+                assert time.monotonic() < deadline, f"game {self.game_id} still running"
+                message = self.socket.next(timeout=deadline - time.monotonic())
+                assert message is not None, f"closed: {self.socket.closed}"
+                if message["type"] == "event":
+                    waiting.append(message["event"])
+                elif message["type"] == "view":
+                    view = message["view"]
+                    assert message["version"] == view["version"]
+                    self.events += [(e, view["version"]) for e in waiting]
+                    waiting = []
+                    self.views.append(view)
+                    if view["status"] != "active" or (until and until()):
+                        return
+                    if self.cuts and self.cuts.random() < CUT_CHANCE:
+                        waiting, sent, acted_at = [], None, 0  # the answer may be lost
+                        self.resume()
+                elif message["type"] in ("answer", "error") and message["ref"] == sent:
+                    sent = None
+                    if message["type"] == "answer":
+                        self.answers += 1
+                    else:  # a bot or the other seat moved first: wait for the next view
+                        code = message["problem"]["code"]
+                        assert code in ("version_conflict", "not_your_turn"), message
+                view = self.views[-1] if self.views else None
+                if sent is None and view and view["version"] > acted_at and self.mine(view):
+                    acted_at = view["version"]
+                    sent = self.socket.send(
+                        "command",
+                        game_id=self.game_id,
+                        command=self.rng.choice(view["legal"]),
+                        expected_version=view["version"],
+                    )
+        except BaseException as error:
+            last = self.views[-1] if self.views else None
+            shown = last and {k: last[k] for k in ("version", "to_act", "legal", "status")}
+            self.error = AssertionError(f"{error!r}; last view {shown}, sent {sent}")
+            raise
+
+
+def contract():
+    """A validator per received message type, from asyncapi.yaml's payloads."""
+    document = yaml.safe_load(asyncapi.PATH.read_text())
+    components = {"schemas": document["components"]["schemas"]}
+    return {
+        message["name"]: Draft202012Validator({**message["payload"], "components": components})
+        for key, message in document["components"]["messages"].items()
+        if key.startswith("receive_")
+    }
+
+
+def check_against_contract(messages, validators):
+    """Every message received is one asyncapi.yaml describes."""
+    for message in messages:
+        validators[message["type"]].validate(message)
+
+
+def check_against_log(seat, log, seat_number):
+    """Every pushed view is the view at its version (the log folded, as the projector
+    builds it); the events came in version order, each once, as the seat may see them."""
+    versions = [v["version"] for v in seat.views]
+    assert versions == sorted(set(versions)), "views out of order or twice"
+    folded, table = {}, None
+    for event in log:
+        table = tables.fold([(event, event["at"])], table)
+        folded[event["version"]] = table
+    for view in seat.views:
+        assert view == tables.view(folded[view["version"]], view["version"], seat_number)
+    pushed = [e["version"] for e, _ in seat.events]
+    assert pushed == list(range(1, len(pushed) + 1)), "events missing, twice or out of order"
+    for event, shown_with in seat.events:
+        public = log[event["version"] - 1]
+        raw = {k: v for k, v in public.items() if k not in ("version", "at")}
+        record = Record(event["version"], event["at"], raw)
+        assert event == tables.event_as_seen(folded[shown_with], record, seat_number)
+
+
+CUT_CHANCE = 0.25  # after each view received
+
+GAMES = {
+    "alebrijes": ([{"name": "ana"}, {"name": "bo"}, {"bot": "random"}], {"rounds": 1}),
+    "alien": ([{"name": "ana"}, {"name": "bo"}, {"bot": "random", "reaction_seconds": 0.1}], {}),
+    "alakablast": ([{"name": "ana"}, {"name": "bo"}, {"bot": "random"}], {}),
+    "abluxxen": ([{"name": "ana"}, {"name": "bo"}, {"bot": "random"}], {}),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_a_whole_game_over_websockets_only(apis, game):
+    a, b = apis
+    seats, options = GAMES[game]
+    created = create(a, game, seats, seed=str(len(game)), **options)
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    players = [
+        Seat(a, game_id, tokens[0], seed=1),
+        Seat(b, game_id, tokens[1], seed=2),
+        Seat(b, game_id, None, seed=3, socket=Socket(b, read=True)),
+    ]
+    spectator = players[2]
+    ref = spectator.socket.send("auth", token=None)
+    assert spectator.socket.answer(ref)["type"] == "authenticated"
+    for player in players:
+        player.subscribe(after=0)
+    threads = [threading.Thread(target=p.play, daemon=True) for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WALL_CLOCK + 5)
+    for player in players:
+        assert player.error is None, player.error
+        assert player.views and player.views[-1]["status"] == "finished"
+    assert players[0].answers and players[1].answers, "a seat never moved"
+
+    log = rest_events(a, game_id)
+    assert log[-1]["type"] == "game_ended"
+    bots = [e for e in log if e["type"] == "commanded" and e["by"] == "bot"]
+    assert bots, "the bot never moved"
+    validators = contract()
+    for number, player in ((0, players[0]), (1, players[1]), (None, spectator)):
+        check_against_log(player, log, number)
+        check_against_contract(player.socket.messages, validators)
+        # The last push is what REST serves now, the game being over.
+        assert player.views[-1] == rest_view(a, game_id, player.token)
+        assert player.events[-1][0]["version"] == log[-1]["version"]
+    for player in players:
+        player.socket.close()
+
+
+def test_cut_at_random_points_and_resumed_nothing_lost_nothing_twice(apis):
+    """Two seats whose connections are cut at seeded random points (closed cleanly or
+    dropped), each resuming on a random API process with the last version it holds:
+    every event arrives exactly once, in order, and every view is the view at its
+    version."""
+    created = create(apis[0], "alebrijes", [{"name": "ana"}, {"name": "bo"}], rounds=2, seed="7")
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    players = [
+        Seat(apis[n], game_id, tokens[n], seed=n, cuts=random.Random(40 + n), bases=apis)
+        for n in (0, 1)
+    ]
+    for player in players:
+        player.subscribe(after=0)
+    threads = [threading.Thread(target=p.play, daemon=True) for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WALL_CLOCK + 5)
+    for player in players:
+        assert player.error is None, player.error
+        assert player.views[-1]["status"] == "finished"
+    assert all(p.resumed >= 2 for p in players), [p.resumed for p in players]
+    log = rest_events(apis[0], game_id)
+    for number, player in enumerate(players):
+        check_against_log(player, log, number)
+        assert player.events[-1][0]["version"] == log[-1]["version"]
+
+
+def test_a_client_that_stops_reading_is_disconnected(apis):
+    """A socket that asks for much (the whole log of a finished game, again and again)
+    and reads nothing: its sends wait WS_SEND_SECONDS (2 s here), then the server drops
+    it; its queue never grows past its bound, and the process serves the others."""
+    a, _ = apis
+    seats = [{"bot": "random"}, {"bot": "random"}]
+    game_id = create(a, "alebrijes", seats, rounds=1, seed="3")["id"]
+    processes.wait_for(lambda: rest_view(a, game_id)["status"] == "finished", timeout=30)
+    raw = socket.create_connection(("127.0.0.1", int(a.rsplit(":", 1)[1])))
+    raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    slow = Socket(a, read=False, sock=raw)
+    slow.send("auth", token=None)
+    started = time.monotonic()
+    for _ in range(200):
+        slow.send("subscribe", game_id=game_id, after=0)
+    healthy = Socket(a)
+    ref = healthy.send("auth", token=None)
+    assert healthy.answer(ref)["type"] == "authenticated"
+    ref = healthy.send("ping")
+    assert healthy.answer(ref)["type"] == "pong", (healthy.messages, healthy.closed)
+    time.sleep(4)  # two send timeouts: the server has given up on it
+    received = 0
+    with pytest.raises(ConnectionClosed) as closed:
+        while time.monotonic() - started < 30:
+            slow.ws.recv(timeout=10)
+            received += 1
+    assert closed.value.rcvd is None or closed.value.rcvd.code == SLOW_CONSUMER
+    assert received < 200 * 50, "the server buffered everything the client asked for"
+    ref = healthy.send("ping")
+    assert healthy.answer(ref)["type"] == "pong"
+
+
+def test_bad_input_gets_an_error_or_a_close_code_and_writes_nothing(apis):
+    a, b = apis
+    created = create(a, "alebrijes", [{"name": "ana"}, {"name": "bo"}], rounds=1, seed="5")
+    game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+    other = create(a, "alebrijes", [{"name": "cy"}, {"name": "di"}], rounds=1)["id"]
+    version = rest_view(a, game_id)["version"]
+
+    # Before the upgrade: a plain GET, a token that is not valid.
+    plain = requests.get(f"{a}/v1/ws", timeout=10)
+    assert plain.status_code == 400 and plain.json()["code"] == "bad_request"
+    with pytest.raises(InvalidStatus) as refused:
+        Socket(a, token="not-a-token")
+    assert refused.value.response.status_code == 401
+
+    # Anything before auth: an error, then close 4401.
+    early = Socket(a)
+    ref = early.send("command", game_id=game_id, command={"type": "pass"})
+    assert early.answer(ref)["problem"]["code"] == "unauthorized"
+    assert early.next(where=lambda m: False) is None and early.closed == UNAUTHORIZED
+
+    seat = Socket(b, tokens[0])
+
+    def refused_with(code, **message):
+        ref = seat.send(**message)
+        answer = seat.answer(ref)
+        assert answer["type"] == "error", answer
+        problem = answer["problem"]
+        assert problem["code"] == code and problem["status"] == STATUS[code], problem
+        assert set(problem) >= {"type", "title", "status", "code", "detail"}
+        return problem
+
+    for raw in ("{not json", "[1, 2]", '{"type": 7}', '"subscribe"'):
+        seat.ws.send(raw)
+        assert seat.next()["problem"]["code"] == "bad_request"
+    seat.ws.send(b'{"type": "ping"}')  # a binary frame
+    assert seat.next()["problem"]["code"] == "bad_request"
+    refused_with("bad_request", kind="shout")
+    refused_with("bad_request", kind="subscribe", game_id=7)
+    refused_with("bad_request", kind="subscribe", game_id=game_id, after=-1)
+    refused_with("forbidden", kind="subscribe", game_id=other)  # another game's seat token
+    refused_with("forbidden", kind="command", game_id=other, command={"type": "pass"})
+    refused_with("bad_command", kind="command", game_id=game_id, command={"type": "shout"})
+    refused_with("bad_request", kind="command", game_id=game_id, command="pass")
+    refused_with(
+        "version_conflict",
+        kind="command",
+        game_id=game_id,
+        command=rest_view(a, game_id, tokens[0])["legal"][0],
+        expected_version=version + 5,
+    )
+    refused_with("bad_request", kind="auth", token=tokens[1])  # authenticated already
+
+    # A spectator sends no command.
+    spectator = Socket(a)
+    ref = spectator.send("auth", token=None)
+    assert spectator.answer(ref)["type"] == "authenticated"
+    ref = spectator.send("command", game_id=game_id, command={"type": "pass"})
+    assert spectator.answer(ref)["problem"]["code"] == "unauthorized"
+    ref = spectator.send("subscribe", game_id="nosuchgame")
+    assert spectator.answer(ref)["problem"]["code"] == "unknown_game"
+
+    # Subscriptions on one socket: RATE_LIMIT_STREAMS at most.
+    games = [create(a, "alebrijes", [{"name": "x"}, {"name": "y"}])["id"] for _ in range(20)]
+    for number, other_game in enumerate(games):
+        ref = spectator.send("subscribe", game_id=other_game)
+        kind = spectator.answer(ref)["type"]
+        assert kind == ("subscribed" if number < SUBSCRIPTIONS else "error"), number
+    ref = spectator.send("subscribe", game_id=game_id)
+    assert spectator.answer(ref)["problem"]["code"] == "rate_limited"
+
+    # Nothing of that was written; the socket still serves.
+    assert rest_view(a, game_id)["version"] == version
+    ref = seat.send("ping")
+    assert seat.answer(ref)["type"] == "pong"
+
+    validators = contract()
+    for socket_ in (early, seat, spectator):
+        check_against_contract(socket_.messages, validators)
+
+    # A frame over 64 KB: closed with 1009.
+    seat.ws.send('{"type": "ping", "pad": "' + "x" * 70_000 + '"}')
+    assert seat.next(where=lambda m: False) is None and seat.closed == 1009
+    assert rest_view(a, game_id)["version"] == version
+
+
+def test_messages_over_the_rate_are_refused(apis):
+    """A socket's messages share the commands' shortest window (60 a second here)."""
+    flood = Socket(apis[0])
+    flood.send("auth", token=None)
+    for _ in range(100):
+        flood.send("ping")
+    time.sleep(1)
+    kinds = [m["type"] for m in flood.messages]
+    assert kinds.count("pong") == 60 - 1  # the auth message counted too
+    refusals = [m for m in flood.messages if m["type"] == "error"]
+    assert refusals and all(m["problem"]["code"] == "rate_limited" for m in refusals)
+    assert refusals[0]["retry_after"] >= 1
