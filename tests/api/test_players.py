@@ -5,24 +5,22 @@ import dataclasses
 import json
 import time
 
-import fakeredis
 import jwt
 import pytest
 
 from services.api import create_app
 from services.api import player_auth as player_auth_module
-from tests.integration.conftest import build_deps
 
 ISSUER = "https://id.example"
 SECRET = "i" * 40
 
 
-@pytest.fixture
-def deps(keys):
-    d = build_deps(fakeredis.FakeRedis(), keys)
+@pytest.fixture(autouse=True)
+def trusted_issuer(deps):
+    """`deps` (tests/conftest.py) trusting this module's JWT issuer, before any app of
+    them is made."""
     issuers = json.dumps([{"issuer": ISSUER, "audience": "app", "hs256_secret": SECRET}])
-    d.config = dataclasses.replace(d.config, player_issuers=issuers)
-    return d
+    deps.config = dataclasses.replace(deps.config, player_issuers=issuers)
 
 
 def identity_jwt(sub="user-1", **changes):
