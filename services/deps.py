@@ -1,6 +1,7 @@
 """The composition root: builds the Redis clients, store, game service and queue from a
 Config. Nothing connects at import time; each process builds its Deps once."""
 
+import functools
 import logging
 import secrets
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from shared.store import EventStore
 # The RQ queues by name, most urgent first: games nobody plays in person (every seat a
 # bot) have a queue of their own, after the bots of games people play.
 QUEUES = ("timers", "bots", "background")
+NAMES_TTL = 30.0  # seconds a process answers from a player's name before reading it again
 
 
 @dataclass
@@ -31,6 +33,20 @@ class Deps:
     queue: Queue  # bot turns and reactions
     timers: Queue  # turn and table timers: never behind a bot's think time
     background: Queue  # the bot turns of games where every seat is a bot
+
+    @functools.cached_property
+    def players(self):
+        """The players' streams and folds (shared/players/store.py)."""
+        from shared.players.store import PlayerStore
+
+        return PlayerStore(self.redis, self.keys)
+
+    @functools.cached_property
+    def player_names(self):
+        """Players' names as this process last read them (at most NAMES_TTL s old)."""
+        from shared.players.naming import RecentNames
+
+        return RecentNames(self.players, NAMES_TTL)
 
     @property
     def queues(self):

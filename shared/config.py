@@ -35,6 +35,9 @@ class Config:
     rate_limit_streams: int = 200
     upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
+    rate_limit_players: str = "30/hour"  # guest players made per client address
+    # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
+    player_issuers: str = ""
     # When an append is acknowledged (docs/operations.md, "Durable acknowledgements"):
     # "always" (Redis fsyncs before it replies: make run's embedded Redis is started so;
     # set appendfsync always on your own), "everysec" (it fsyncs every second), or
@@ -113,6 +116,8 @@ class Config:
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
+            rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
+            player_issuers=env.get("PLAYER_ISSUERS", ""),
             durability=_durability(env.get("DURABILITY") or cls.durability),
             durability_replicas=int(env.get("DURABILITY_REPLICAS") or cls.durability_replicas),
             durability_timeout_ms=int(

@@ -1,10 +1,17 @@
 """Bearer tokens: which seat, if any, the caller holds in a game. No Redis round trip:
-tokens are signed (shared/tokens.py)."""
+tokens are signed (shared/tokens.py, shared/players/tokens.py).
 
-from flask import request
+A player's token (or a trusted JWT) acts for the seat its player holds in the game, as
+that seat's token would: the table (the game service's in-process copy) knows which
+player holds which seat."""
 
+import time
+
+from flask import current_app, request
+
+from services.api.context import deps, refused
 from services.api.errors import ApiError
-from shared import tokens
+from shared import table, tokens
 
 
 def bearer():
@@ -30,6 +37,9 @@ def held_in(token, game_id, secret, required):
         if required:
             raise ApiError("unauthorized", "this needs a token: 'Authorization: Bearer ...'")
         return None
+    players = current_app.extensions.get("tablestream.player_auth")
+    if players is not None and players.claims_player(token):
+        return players_seat(game_id, players.player_of(token, _now_ms()))
     held = tokens.verify(secret, token)
     if held is None:
         raise ApiError("unauthorized", "the token is not valid")
@@ -58,3 +68,24 @@ def seat_token_for(game_id, seat, secret):
     """Check the caller holds `seat` (resign, return)."""
     if seat_of(game_id, secret, required=True) != seat:
         raise ApiError("forbidden", f"the token is not seat {seat}'s")
+
+
+def players_seat(game_id, player_id):
+    """The seat `player_id` holds in `game_id`; 403 when it holds none (as another
+    game's seat token). A seat accepted or claimed is the player's for good, so the
+    cached table answers it; an invitation (it may have been declined since) or no
+    seat is asked of the stream."""
+    service = deps().service
+    with refused():
+        _, current = service.load(game_id)
+        seat = table.seat_of_player(current, player_id)
+        if seat is None or current["seats"][seat].get("invited"):
+            _, current = service.load(game_id, fresh=True)
+            seat = table.seat_of_player(current, player_id)
+    if seat is None:
+        raise ApiError("forbidden", "the player holds no seat in this game")
+    return seat
+
+
+def _now_ms():
+    return int(time.time() * 1000)

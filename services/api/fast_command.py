@@ -8,7 +8,8 @@ middleware answers the plain case itself, through the same code as the route
 
 - a POST with an ASCII game id, no query, no `Idempotency-Key`, no `Origin`;
 - `Content-Type: application/json` and a Content-Length of 1 to body.MAX_BODY bytes;
-- a plain `Bearer <token>` of a seat of that game (not the creator's);
+- a plain `Bearer <token>` of a seat of that game (not the creator's), or a player's
+  token whose seat this process knows (player_auth.seat_known);
 - a body that is strict JSON (orjson), an object with a string `type`, nested at
   most body.MAX_DEPTH deep, no field named twice.
 
@@ -30,6 +31,7 @@ from services.api.fast_view import _BEARER, _ID
 from services.api.play import PRIVATE, moved
 from services.ops.web import answered, request_id_of
 from shared import jsonutil, tokens
+from shared.players import tokens as player_tokens
 
 # Asking for something only Flask does, even when empty: a safe retry, CORS, a chunked body.
 _TO_FLASK = ("HTTP_IDEMPOTENCY_KEY", "HTTP_ORIGIN", "HTTP_TRANSFER_ENCODING")
@@ -41,9 +43,10 @@ _REFUSED = [("Vary", "Authorization"), ("Cache-Control", "no-store")]
 class FastCommands:
     """WSGI middleware in front of the app's own `wsgi_app`."""
 
-    def __init__(self, wsgi_app, deps, games, seat_limits):
+    def __init__(self, wsgi_app, deps, games, seat_limits, players):
         self.wsgi_app = wsgi_app
         self.deps = deps
+        self.players = players  # PlayerAuth: a player's token, when it knows it
         self.seat_limits = seat_limits  # None: RATE_LIMITS=off
         names = "|".join(map(re.escape, games))
         self.path = re.compile(rf"/v1/(games|{names})/({_ID})/commands")
@@ -94,6 +97,8 @@ class FastCommands:
         bearer = _BEARER.fullmatch(authorization or "")
         if bearer is None:
             return None
+        if player_tokens.looks_like(bearer.group(1)):
+            return self.players.seat_known(bearer.group(1), game_id, self.deps.service)
         held = tokens.verify(self.deps.service.secret, bearer.group(1))
         if held is None or held[0] != game_id or held[1] == tokens.CREATOR:
             return None
@@ -149,4 +154,5 @@ def _problem(code, detail, errors, headers, request_id):
 def install(app, deps, games):
     """Put FastCommands in front of `app`'s Flask (fast_view's goes in front of it)."""
     seat_limits = app.extensions.get("tablestream.seat_limits")
-    app.wsgi_app = FastCommands(app.wsgi_app, deps, games, seat_limits)
+    players = app.extensions["tablestream.player_auth"]
+    app.wsgi_app = FastCommands(app.wsgi_app, deps, games, seat_limits, players)

@@ -8,7 +8,8 @@ answers exactly that case itself, with the same bytes and headers as
 `play.view_answer` and the same access line and metrics (services/ops/web.answered).
 Anything else goes to Flask untouched: another method or path, a query other than
 plain `after`/`wait` digits, `If-None-Match`, `Origin`, a body, a token that is not
-plain `Bearer <token>` or not valid for the game, a view not stored, a view of
+plain `Bearer <token>` or not valid for the game (a player's token is taken when this
+process knows its player's seat: player_auth.seat_known), a view not stored, a view of
 another game, a long-poll that has to wait, any error. Flask then answers as it
 always has, errors and 304s included.
 """
@@ -24,6 +25,7 @@ from services.api.schemas import MAX_WAIT
 from services.ops.web import answered, request_id_of
 from shared import jsonutil, tokens
 from shared.link import pooled_call
+from shared.players import tokens as player_tokens
 
 # Game ids and tokens are ASCII: any other byte goes to Flask, which decodes paths.
 _ID = r"[A-Za-z0-9._~-]{1,128}"
@@ -37,9 +39,10 @@ _HEADERS = [(name, value) for name, value in PRIVATE.items()]
 class FastViews:
     """WSGI middleware in front of the app's own `wsgi_app`."""
 
-    def __init__(self, wsgi_app, deps, games):
+    def __init__(self, wsgi_app, deps, games, players):
         self.wsgi_app = wsgi_app
         self.deps = deps
+        self.players = players  # PlayerAuth: a player's token, when it knows it
         # On one server, without redis-py's per-call layers (a failure: Flask answers).
         single = not isinstance(deps.redis, RedisCluster)
         self.get = functools.partial(pooled_call, deps.redis, "GET") if single else deps.redis.get
@@ -112,6 +115,9 @@ class FastViews:
         bearer = _BEARER.fullmatch(authorization)
         if bearer is None:
             return False
+        if player_tokens.looks_like(bearer.group(1)):
+            seat = self.players.seat_known(bearer.group(1), game_id, self.deps.service)
+            return False if seat is None else seat
         held = tokens.verify(self.deps.service.secret, bearer.group(1))
         if held is None or held[0] != game_id:
             return False
@@ -120,4 +126,5 @@ class FastViews:
 
 def install(app, deps, games):
     """Put FastViews in front of `app` (outermost: it needs no proxy's address)."""
-    app.wsgi_app = FastViews(app.wsgi_app, deps, games)
+    players = app.extensions["tablestream.player_auth"]
+    app.wsgi_app = FastViews(app.wsgi_app, deps, games, players)

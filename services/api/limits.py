@@ -2,6 +2,7 @@
 
 - Opening tables (creating, forking, uploading a log): RATE_LIMIT_CREATE per client
   address (flask-limiter).
+- Making guest players: RATE_LIMIT_PLAYERS per client address.
 - Commands: RATE_LIMIT_COMMANDS per seat (flask-limiter); this also bounds how
   often the seat on turn in Alien may shout a wrong CAPTURED!, which costs nothing.
 - Uploaded logs: UPLOAD_QUOTA bytes stored per client address a day (UTC); a log
@@ -39,6 +40,7 @@ from shared.link import pooled_call
 
 # The endpoints that open tables (POST): a creation, a fork, an uploaded log.
 CREATE = ("games.Games", "replays.Fork", "replays.Upload")
+PLAYERS = ("players.Players",)  # making a guest player (POST)
 COMMANDS = ".Commands"  # endpoints that take commands: play's and each game's typed one
 
 # KEYS[1] the address's leases; ARGV: now (ms), lease deadline (ms), lease id, cap,
@@ -94,9 +96,14 @@ def install(app, deps):
     commands = limiter.shared_limit(
         config.rate_limit_commands, "commands", key_func=_seat, methods=["POST"]
     )
+    players = limiter.shared_limit(
+        config.rate_limit_players, "players", key_func=get_remote_address, methods=["POST"]
+    )
     for endpoint, view in list(app.view_functions.items()):
         if endpoint in CREATE:
             app.view_functions[endpoint] = create(view)
+        elif endpoint in PLAYERS:
+            app.view_functions[endpoint] = players(view)
         elif endpoint.endswith(COMMANDS):
             app.view_functions[endpoint] = commands(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))

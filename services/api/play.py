@@ -132,7 +132,7 @@ def stored_view(d, game_id, seat):
         version, current = d.service.load(game_id, fresh=True)
     if seat is not None and seat >= len(current["seats"]):
         raise ApiError("forbidden", "the token's seat is not in this game")
-    return jsonutil.dumps(table.view(current, version, seat))
+    return jsonutil.dumps(table.view(d.player_names.named(current), version, seat))
 
 
 def projected(d, game_id):
@@ -196,7 +196,7 @@ def moved(d, game_id, seat, body, game=None):
         "game": after["game"],
         "version": version,
         "events": [event_as_seen(after, r, seat) for r in records],
-        "view": table.view(after, version, seat),
+        "view": table.view(d.player_names.named(after), version, seat),
     }
 
 

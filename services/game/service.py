@@ -57,16 +57,27 @@ class GameService:
         }
 
     def _seat_credentials(self, game_id, seat):
-        human = seat["bot"] is None and not seat["open"]
+        # An invited seat's token is the invitee's, given when it accepts.
+        human = seat["bot"] is None and not seat["open"] and not seat.get("invited")
         return {
             **seat,
             "token": tokens.issue(self.secret, game_id, seat["seat"]) if human else None,
         }
 
-    def claim(self, game_id, seat, name):
-        """Take an open seat; returns the version and the seat's token."""
-        version, _, _ = self._write(game_id, lambda t: table.claim(t, seat, name))
+    def claim(self, game_id, seat, name, player=None):
+        """Take an open seat, by a name or as a player (its id); returns the version and
+        the seat's token."""
+        version, _, _ = self._write(game_id, lambda t: table.claim(t, seat, name, player))
         return {"version": version, "seat": seat, "token": tokens.issue(self.secret, game_id, seat)}
+
+    def accept(self, game_id, seat, player):
+        """An invited player takes its seat; returns the version and the seat's token."""
+        version, _, _ = self._write(game_id, lambda t: table.accept(t, seat, player))
+        return {"version": version, "seat": seat, "token": tokens.issue(self.secret, game_id, seat)}
+
+    def decline(self, game_id, seat, player):
+        """An invited player turns its seat down: the seat is open."""
+        return self._write(game_id, lambda t: table.decline(t, seat, player))
 
     def command(self, game_id, seat, command, expected_version=None, by="holder"):
         """Apply one seat's command, sent by its holder or its bot. Returns (version,
@@ -186,6 +197,10 @@ class GameService:
             raise RuleError("unknown_game", f"no game {game_id!r}")
         self._remember(game_id, version, current)
         return version, current
+
+    def cached(self, game_id):
+        """(version, table) of a game as this process last had it, or None: no Redis."""
+        return self._cache.get(game_id)
 
     def _remember(self, game_id, version, current):
         self._cache[game_id] = (version, current)

@@ -8,10 +8,12 @@ import hashlib
 from shared import bots, games
 from shared.games.base import RuleError
 from shared.table.events import (
+    ACCEPTED,
     CANCELLED,
     CLAIMED,
     COMMANDED,
     CREATED,
+    DECLINED,
     ENDED,
     EXPIRED,
     EXPIRY_REASONS,
@@ -36,7 +38,9 @@ REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can
 def create(game_id, game, seats, options, seed, salt=""):
     """The events that open a table: game_created, and the deal when no seat is open.
 
-    `seats` holds {"name": ...}, {"bot": "random"} or {"open": True} per seat; `options`
+    `seats` holds {"name": ...}, {"bot": "random"}, {"open": True} or {"player": <id>}
+    (with "invited": True, a seat reserved for that player until it accepts) per seat;
+    a player holds at most one seat of a game; `options`
     holds the game's options and the generic ones: seed (the creator's choice, else the
     `seed` the caller drew), deck (a fixed deck order), variant (the name of one of
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
@@ -78,6 +82,9 @@ def create(game_id, game, seats, options, seed, salt=""):
         "seed_salt": salt,
         "deck": deck,
     }
+    players = [seat["player"] for seat in created["seats"] if seat.get("player")]
+    if len(players) != len(set(players)):
+        raise RuleError("bad_request", "a player holds at most one seat of a game")
     table = evolve(None, created)
     return [created, *_start_when_full(table)]
 
@@ -137,20 +144,60 @@ def _seat(spec, game):
         raise RuleError("bad_request", "think_ms is for a bot's seat")
     if spec.get("open"):
         return {**seat, "open": True}
+    if spec.get("player"):
+        # A player's name is the player's (resolved when read), never in the game's log.
+        invited = bool(spec.get("invited"))
+        return {**seat, "name": None, "player": spec["player"], "invited": invited}
     if not spec.get("name"):
         raise RuleError("bad_request", "a seat is {'name': ...}, {'bot': ...} or {'open': true}")
     return seat
 
 
-def claim(table, seat, name):
-    """A player takes an open seat; the game starts when it was the last one."""
+def claim(table, seat, name, player=None):
+    """Someone takes an open seat: by a name, or a player (its id; its name is the
+    player's); the game starts when it was the last one."""
     if table["status"] != "waiting":
         raise RuleError("game_not_waiting", "this game is no longer waiting for players")
     _check_seat(table, seat)
     if not table["seats"][seat]["open"]:
         raise RuleError("seat_taken", f"seat {seat} is not open")
+    if player is not None and seat_of_player(table, player) is not None:
+        raise RuleError("seat_taken", "this player holds a seat of this game already")
     claimed = {"type": CLAIMED, "seat": seat, "name": name}
+    if player is not None:
+        claimed = {**claimed, "name": None, "player": player}
     return [claimed, *_start_when_full(evolve(table, claimed))]
+
+
+def seat_of_player(table, player):
+    """The seat `player` (an id) holds in this game, accepted or invited; None."""
+    for index, place in enumerate(table["seats"]):
+        if place.get("player") == player:
+            return index
+    return None
+
+
+def accept(table, seat, player):
+    """An invited player takes the seat reserved for it; the game starts when no seat
+    is open or reserved any more."""
+    _check_invited(table, seat, player)
+    accepted = {"type": ACCEPTED, "seat": seat}
+    return [accepted, *_start_when_full(evolve(table, accepted))]
+
+
+def decline(table, seat, player):
+    """An invited player turns the seat down: it is open for anyone to claim."""
+    _check_invited(table, seat, player)
+    return [{"type": DECLINED, "seat": seat}]
+
+
+def _check_invited(table, seat, player):
+    if table["status"] != "waiting":
+        raise RuleError("game_not_waiting", "this game is no longer waiting for players")
+    _check_seat(table, seat)
+    place = table["seats"][seat]
+    if place.get("player") != player or not place.get("invited"):
+        raise RuleError("not_invited", f"seat {seat} holds no invitation for this player")
 
 
 def cancel(table):
@@ -175,7 +222,7 @@ def _check_seat(table, seat):
 
 
 def _start_when_full(table):
-    if any(s["open"] for s in table["seats"]):
+    if any(s["open"] or s.get("invited") for s in table["seats"]):
         return []
     return opening(table)
 

@@ -44,6 +44,7 @@ class Table:
     def __init__(self, browser):
         self.b = browser
         self.acted = 0
+        self.middle = None  # what the page showed at the middle screenshot
 
     def data(self, name):
         return self.b.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
@@ -356,9 +357,56 @@ def play_to_the_end(browser, game, shoot):
         except (StaleElementReferenceException, NoSuchElementException):
             continue  # a bot moved while we looked: look again, as a person would
         if t.acted >= MIDDLE and not shot_middle and not t.finished():
+            t.middle = what_the_page_shows(browser)
             shoot("middle")
             shot_middle = True
     return t, notes
+
+
+def what_the_page_shows(browser):
+    """The version drawn and every card's label, ours and the others', read at once."""
+    return browser.execute_script(
+        """const labels = (s) => [...document.querySelectorAll(s)]
+             .map((c) => c.getAttribute('aria-label'));
+           return {version: Number(document.body.dataset.version),
+                   me: labels('#board .me .card'), others: labels('#board .others .card')};"""
+    )
+
+
+SPELLS = {"W": "water", "F": "fire", "P": "plant", "L": "light", "S": "shadow"}
+
+
+def spell_words(code):
+    return SPELLS[code[0]] if code[0] in "LS" else f"{SPELLS[code[0]]} {code[1]}"
+
+
+def nothing_hidden_was_shown(stack, game, game_id, middle):
+    """The page at the middle showed only what our seat could see: checked against every
+    seat's view of that version, public now that the game is over."""
+    answer = stack.call("GET", f"/v1/games/{game_id}/replay?at={middle['version']}&everyone=true")
+    everyone = {view["seat"]: view["state"] for view in answer.json()["everyone"]}
+    if game == "alakablast":
+        # Our open cards, which Bea sees and we do not, are not named on our side; Bea's
+        # hidden cards (which only she sees) are backs, her open ones named.
+        ours = everyone[1]["hands"][0]
+        bea_sees, we_see = everyone[1]["hands"][1], everyone[0]["hands"][1]
+        assert len(middle["me"]) == len(ours)
+        for slot, label in zip(ours, middle["me"], strict=True):
+            if slot["open"]:
+                seen = label.partition("; told")[0]  # what we were told is ours to know
+                assert "cannot see it" in seen and spell_words(slot["spell"]) not in seen
+        for hidden, shown, label in zip(bea_sees, we_see, middle["others"], strict=True):
+            if hidden["open"]:
+                assert spell_words(shown["spell"]) in label
+            else:
+                assert label.endswith("hidden") and spell_words(hidden["spell"]) not in label
+    elif game == "alebrijes":  # Bea's hand is counted, never shown
+        assert everyone[1]["hand"] and middle["others"] == []
+    elif game == "alien":  # of Bea's cards, only her prison (public)
+        assert middle["others"] == [f"alien {c[1:]}" for c in everyone[0]["prisons"][1]]
+    else:  # of Bea's cards, only her top row (public)
+        row = everyone[0]["seats"][1]["top_row"] or []
+        assert middle["others"] == ["joker" if c == "X" else c for c in row]
 
 
 def replay_version(browser):
@@ -430,6 +478,7 @@ def test_a_game_played_by_selecting_cards_to_its_end(browser, stack, screenshots
     assert not errors, [e.text for e in errors]
     log = browser.find_element(By.ID, "log").text
     assert "Bea" in log and "{" not in log  # the moves in words, not JSON
+    nothing_hidden_was_shown(stack, game, game_id, t.middle)
     step_through_the_replay(browser)
     shoot("end")
     fork_here(browser, stack, game_id)

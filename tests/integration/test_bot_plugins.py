@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from services import deps as deps_module
+from services.projector.build import projector_of
 from services.worker import jobs
 from shared import bots, jsonutil, table
 from tests import bot_plugins
@@ -34,7 +35,7 @@ def plugins(tmp_path):
 
 def _first_turn(d, game_id):
     """(version, seat 0's view and feed) once the bot in seat 0 must move."""
-    version = d.projector(consumer="test").project(game_id)
+    version = projector_of(d, consumer="test").project(game_id)
     view = jsonutil.loads(d.redis.get(d.keys.view(game_id, 0)))
     _, current = d.service.load(game_id)
     feed = [table.event_as_seen(current, r, 0) for r in d.store.read(game_id, limit=version)]
@@ -78,14 +79,18 @@ def test_a_failing_plugin_is_replaced_by_the_takeover_level_for_that_decision(
 
 
 def _worker(tmp_path, **env):
+    """`python -m services.worker` with the test distribution in `tmp_path`. Its Redis
+    is a port nothing listens on: a worker that wrongly started would touch no Redis."""
     import os
 
+    env = {"PYTHONPATH": bot_plugins.python_path(tmp_path), **env}
+    env.update(REDIS_URL="redis://127.0.0.1:9/0", QUEUE_URL="redis://127.0.0.1:9/0")
     return subprocess.run(
         [sys.executable, "-m", "services.worker"],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": bot_plugins.python_path(tmp_path), **env},
+        env={**os.environ, **env},
     )
 
 

@@ -45,6 +45,12 @@ def test_a_negative_retention_is_refused():
         Config.from_env({"FINISHED_READ_MODELS_TTL": "-1"})
 
 
+def test_players_settings_are_read_from_the_environment():
+    config = Config.from_env({"PLAYER_ISSUERS": "[]", "RATE_LIMIT_PLAYERS": "5/minute"})
+    assert config.player_issuers == "[]" and config.rate_limit_players == "5/minute"
+    assert Config.from_env({}).player_issuers == ""
+
+
 # --- every setting read through Config, and listed in the README ---
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -110,6 +110,7 @@ async function draw(view, news) {
 // nothing can drift from what the view says.
 function render() {
   const view = table.view;
+  const focus = focused();
   document.body.dataset.status = view.status;
   document.body.dataset.version = view.version;
   const ui = seatUi(view);
@@ -117,6 +118,26 @@ function render() {
   $("board").replaceChildren(table.game.board(view, ui));
   renderActions(view, ui);
   if (view.status === "finished") showResult(view, ui);
+  refocus(focus);
+}
+
+// A redraw replaces the cards and buttons: the keyboard's place is kept by the card's
+// key or the action's id, or moves to the first action, then the first card.
+function focused() {
+  const element = document.activeElement;
+  if (!element?.closest("#board, #actions")) return null;
+  return { key: element.dataset.key, action: element.dataset.action, name: element.name };
+}
+
+function refocus(focus) {
+  if (!focus) return;
+  const at = (selector) => document.querySelector(selector);
+  const target = (focus.key && at(`#board [data-key="${CSS.escape(focus.key)}"]`))
+    || (focus.action && at(`#actions [data-action="${CSS.escape(focus.action)}"]:not(:disabled)`))
+    || (focus.name && (at(`#actions [name="${CSS.escape(focus.name)}"]:checked`)
+      || at(`#actions [name="${CSS.escape(focus.name)}"]`)))
+    || at("#actions button:not(:disabled)") || at("#board button.card");
+  target?.focus({ preventScroll: true });
 }
 
 function seatUi(view) {
@@ -133,12 +154,10 @@ function seatUi(view) {
       else table.selected.add(key);
       table.choice = {};
       render();
-      document.querySelector(`#board [data-key="${CSS.escape(key)}"]`)?.focus();
     },
     choose: (name, value) => {
       table.choice[name] = value;
       render();
-      document.querySelector(`#actions [name="${name}"]`)?.focus();
     },
   };
 }
