@@ -215,7 +215,8 @@ def test_me_routes_answer_only_their_player(client, deps, method, path, body):
         response = getattr(client, method)(path, json=body, headers=bearer(token))
         assert response.status_code == 401, (token, response.get_json())
     assert getattr(client, method)(path, json=body).status_code == 401
-    getattr(client, method)(path, json=body, headers=bearer(bea["token"]))
+    answer = getattr(client, method)(path, json=body, headers=bearer(bea["token"]))
+    answer.close()  # a stream ends with its response
     ana_now = client.get(f"/v1/players/{ana['id']}").get_json()
     assert ana_now["name"] == "ana" and not ana_now["erased"]
     assert client.get("/v1/players/me", headers=bearer(ana["token"])).status_code == 200
