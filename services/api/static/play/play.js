@@ -10,6 +10,7 @@ import { el } from "./cards.js";
 import { countdown } from "./countdown.js";
 import { follow } from "./live.js";
 import { logItem, serviceLine } from "./log.js";
+import * as players from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 const modules = {}; // game name -> its table module, loaded on first use
@@ -49,10 +50,12 @@ function fill(select, values) {
   select.replaceChildren(...values.map((v) => new Option(v, v)));
 }
 
+// Seat 0 is ours: the signed-in player's, or a name's; bots in the others.
 function seatsWithBots(count) {
   const bot = $("bot").value;
   const bots = Array.from({ length: count }, (_, i) => ({ bot, name: BOT_NAMES[i] }));
-  return [{ name: $("name").value || "you" }, ...bots];
+  const me = players.current() ? { player: "me" } : { name: $("name").value || "you" };
+  return [me, ...bots];
 }
 
 async function start() {
@@ -61,18 +64,22 @@ async function start() {
     seats: seatsWithBots(Number($("bots").value)),
     options: JSON.parse($("options").value || "{}"),
   };
-  await sit(body.game, await api("POST", "/v1/games", { body }));
+  const token = players.current()?.token;
+  await sit(body.game, await api("POST", "/v1/games", { body, token }));
 }
 
-// Take seat 0 of a game just created (or forked) and follow it until it ends.
-async function sit(kind, created) {
-  Object.assign(table, { kind, id: created.id, token: created.seats[0].token, view: null,
+// Take seat 0 of a game just created (or forked), or `seat` of one of my games, and
+// follow it until it ends. A player's token acts for every seat the player holds.
+async function sit(kind, created, seat = 0) {
+  const token = created.seats?.[seat]?.token ?? players.current()?.token;
+  Object.assign(table, { kind, id: created.id, token, seat, view: null,
     logged: 0, selected: new Set(), choice: {}, basis: null, game: await gameModule(kind) });
   document.body.dataset.game = kind;
   $("title").textContent = table.game.title;
   $("game-id").textContent = created.id;
   $("log").replaceChildren();
   $("setup").hidden = true;
+  $("my-games").hidden = true;
   $("table").hidden = false;
   $("replay").hidden = true;
   $("result").hidden = true;
@@ -246,7 +253,6 @@ async function openReplay() {
   $("replay-seat").value = String(table.seat);
   $("replay-export").href = `/v1/games/${table.id}/export`;
   $("replay").hidden = false;
-  $("again").hidden = false;
   await load(table.view.version);
 }
 
@@ -283,7 +289,8 @@ function step(by) {
 async function fork() {
   const bots = table.view.seats.length - 1;
   const body = { at: replay.version, seats: seatsWithBots(bots) };
-  await sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body }));
+  const token = players.current()?.token;
+  await sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body, token }));
 }
 
 function report(error, kind = "error") {
@@ -303,7 +310,51 @@ $("replay-fork").onclick = () => fork().catch(report);
 $("again").onclick = () => {
   table.id = null;
   Object.assign(document.body.dataset, { status: "", game: "" });
-  for (const id of ["table", "replay", "again"]) $(id).hidden = true;
+  for (const id of ["table", "replay"]) $(id).hidden = true;
   $("setup").hidden = false;
+  showPlayer().catch(report);
 };
+
+// --- the player: a guest signed in here, and my games (my turn first)
+
+async function showPlayer() {
+  const player = players.current();
+  $("signed-in").textContent = player ? `Signed in as ${player.name} (guest)` : "";
+  $("guest").hidden = Boolean(player);
+  $("forget").hidden = !player;
+  $("name").disabled = Boolean(player);
+  if (player) $("name").value = player.name;
+  if (!player) {
+    $("my-games").hidden = true;
+    return;
+  }
+  const { games } = await players.myGames(player);
+  const items = games.map((game) => {
+    const others = game.others.map((o) => o.name ?? "an open seat").join(", ");
+    const state = game.invited ? "invited" : game.my_turn ? "your turn"
+      : game.status === "finished" ? "finished" : game.status;
+    const open = el("button", "action", "Open");
+    open.type = "button";
+    open.dataset.game = game.id;
+    open.setAttribute("aria-label", `open ${game.game} with ${others}`);
+    open.onclick = () => sit(game.game, { id: game.id }, game.seat).catch(report);
+    return el("li", game.my_turn ? "mine" : "", el("strong", "", game.game), ` with ${others}`,
+      el("span", "badge", state),
+      game.my_turn && game.deadline ? countdown(game.deadline, "time left to act") : null, open);
+  });
+  $("my-games-list").replaceChildren(...(items.length ? items : [el("li", "", "No games yet.")]));
+  $("my-games").hidden = false;
+}
+
+$("guest").onclick = async () => {
+  await players.signInAsGuest($("name").value || "guest").catch(report);
+  await showPlayer().catch(report);
+};
+$("my-games-refresh").onclick = () => showPlayer().catch(report);
+$("forget").onclick = () => {
+  players.forget();
+  $("my-games").hidden = true;
+  showPlayer().catch(report);
+};
+showPlayer().catch(report);
 setUp().catch(report);
