@@ -9,7 +9,7 @@ PIP := $(BIN)/python -m pip install -qq -c constraints.txt
 SERVICE := $(VENV)/.installed-service
 TOOLS := $(VENV)/.installed-test
 
-.PHONY: run test test-slow lint openapi bench bench-compare constraints clean
+.PHONY: run test test-slow lint openapi asyncapi bench bench-compare constraints clean
 
 # constraints.txt pins the versions the suite last passed with, so a new machine and CI
 # install exactly those; `make constraints` records the venv's versions anew.
@@ -51,6 +51,9 @@ lint: $(TOOLS)
 
 openapi: $(SERVICE)
 	$(BIN)/python -m services.api.openapi --write
+
+asyncapi: $(SERVICE)
+	$(BIN)/python -m services.api.asyncapi --write
 
 # bench/README.md says what each benchmark measures; each runs as `python -m bench.NAME`.
 bench: $(TOOLS)

@@ -38,6 +38,14 @@ class Config:
     rate_limit_players: str = "30/hour"  # guest players made per client address
     # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
     player_issuers: str = ""
+    # When an append is acknowledged (docs/operations.md, "Durable acknowledgements"):
+    # "always" (Redis fsyncs before it replies: make run's embedded Redis is started so;
+    # set appendfsync always on your own), "everysec" (it fsyncs every second), or
+    # "replica" (WAIT for DURABILITY_REPLICAS replicas, at most DURABILITY_TIMEOUT_MS,
+    # then refuse).
+    durability: str = "always"
+    durability_replicas: int = 1
+    durability_timeout_ms: int = 1000
     # Origins browsers may call the API from (comma-separated, or "*"); "" keeps CORS off.
     cors_origins: str = ""
     # What `make run` (services/run.py) starts, where it listens and keeps its state.
@@ -110,6 +118,11 @@ class Config:
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
             rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
             player_issuers=env.get("PLAYER_ISSUERS", ""),
+            durability=_durability(env.get("DURABILITY") or cls.durability),
+            durability_replicas=int(env.get("DURABILITY_REPLICAS") or cls.durability_replicas),
+            durability_timeout_ms=int(
+                env.get("DURABILITY_TIMEOUT_MS") or cls.durability_timeout_ms
+            ),
             cors_origins=env.get("CORS_ORIGINS", ""),
             port=int(env.get("PORT") or cls.port),
             projectors=int(env.get("PROJECTORS") or cls.projectors),
@@ -145,6 +158,16 @@ class Config:
             ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
             ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
         )
+
+
+DURABILITY = ("everysec", "always", "replica")
+
+
+def _durability(raw):
+    mode = raw.strip().lower()
+    if mode not in DURABILITY:
+        raise ValueError(f"DURABILITY is one of {', '.join(DURABILITY)}: {raw!r}")
+    return mode
 
 
 def _flag(raw):

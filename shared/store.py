@@ -45,6 +45,17 @@ return {1, version}
 """
 
 
+class NotReplicated(Exception):
+    """The events were appended on the primary, but fewer replicas than asked for had
+    them within the timeout: the append is not acknowledged. Sending it again with the
+    same expected version finds it there (see `append`) and waits for the replicas
+    again."""
+
+    def __init__(self, version, replicas, acknowledged):
+        super().__init__(f"version {version} reached {acknowledged} of {replicas} replicas in time")
+        self.version = version
+
+
 class VersionConflict(Exception):
     """The stream was not at the expected version."""
 
@@ -123,10 +134,14 @@ class Tail:
 
 
 class EventStore:
-    def __init__(self, redis, keys=None, partitions=4):
+    def __init__(self, redis, keys=None, partitions=4, replicas=0, replica_timeout_ms=1000):
+        """`replicas`: acknowledge an append only once that many replicas have it
+        (Redis' WAIT, on the append's own connection; one server, not a cluster)."""
         self.redis = redis
         self.keys = keys or Keys()
         self.partitions = partitions
+        self.replicas = replicas
+        self.replica_timeout_ms = replica_timeout_ms
         self._append = redis.register_script(_APPEND)
         # One server: the script notifies the feed too. A cluster: a second command.
         self._notifies = not isinstance(redis, RedisCluster)
@@ -146,9 +161,14 @@ class EventStore:
         keys = [self.keys.events(game_id), feed] if self._notifies else [self.keys.events(game_id)]
         payloads = [jsonutil.dumps(event) for event in events]
         args = [expected_version, at_ms, game_id, FEED_MAXLEN, *payloads]
-        ok, version = self._run_append(keys, args)
+        if self.replicas:
+            ok, version, acknowledged = self._append_and_wait(keys, args)
+        else:
+            ok, version = self._run_append(keys, args)
         if not ok and not self._landed(game_id, expected_version, payloads, at_ms, version):
             raise VersionConflict(expected_version, version)
+        if self.replicas and acknowledged < self.replicas:
+            raise NotReplicated(version, self.replicas, acknowledged)
         if not self._notifies:
             self.redis.xadd(feed, {"g": game_id}, maxlen=FEED_MAXLEN, approximate=True)
         return version
@@ -165,6 +185,15 @@ class EventStore:
             except (NoScriptError, ConnectionError, TimeoutError):
                 pass
         return self._append(keys=keys, args=args)
+
+    def _append_and_wait(self, keys, args):
+        """(ok, version, replicas that have it): the append script, then WAIT on the
+        same connection (WAIT counts the writes of the connection it is sent on)."""
+        pipe = self.redis.pipeline(transaction=False)
+        self._append(keys=keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+        (ok, version), acknowledged = pipe.execute()
+        return ok, version, acknowledged
 
     def _landed(self, game_id, expected_version, payloads, at_ms, version):
         """Whether a refused append's events are in the stream already, as they were

@@ -47,6 +47,7 @@ STATUS = {
     "bad_version": 422,
     "rate_limited": 429,
     "internal_error": 500,
+    "not_replicated": 503,
 }
 
 _HTTP_CODES = {

@@ -55,7 +55,7 @@ AUTH_SECONDS = 10.0
 SEND_QUEUE = 64  # answers and errors waiting to be sent, at most
 KEEPALIVE = 15.0  # the socket's lease on its address's open streams is renewed this often
 BATCH = 200  # events read at a time when catching a subscription up
-_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
+GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 REF_MOST = 128  # characters of a string `ref`
 
 TYPES = ("auth", "subscribe", "unsubscribe", "command", "ping", "pong")
@@ -447,7 +447,7 @@ def _ref(ref):
 
 def _game_id(message):
     game_id = message.get("game_id")
-    if not isinstance(game_id, str) or not _ID.fullmatch(game_id):
+    if not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
         raise ApiError("bad_request", "game_id is a game's id")
     return game_id
 

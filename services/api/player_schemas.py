@@ -3,6 +3,7 @@
 from marshmallow import Schema, fields, validate
 
 from services.api.fields import Text
+from services.api.games.contract import Result
 from shared.players import names
 
 NAME = validate.Length(min=names.MIN_LENGTH, max=names.MAX_LENGTH)
@@ -123,7 +124,9 @@ class MyGame(Schema):
     )
     others = fields.List(fields.Nested(OtherSeat), required=True)
     last_move_at = fields.Integer(required=True, metadata={"description": "ms since the epoch"})
-    result = fields.Dict(required=True, allow_none=True, metadata={"description": "Once finished."})
+    result = fields.Nested(
+        Result, required=True, allow_none=True, metadata={"description": "Once finished."}
+    )
     abandoned = fields.Boolean(required=True)
 
 
@@ -169,7 +172,7 @@ class InboxItem(Schema):
     deadline = fields.Integer(
         allow_none=True, metadata={"description": "your_turn: by when (ms), or null."}
     )
-    result = fields.Dict(metadata={"description": "game_ended: the result."})
+    result = fields.Nested(Result, metadata={"description": "game_ended: the result."})
 
 
 class Inbox(Schema):

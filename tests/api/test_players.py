@@ -185,6 +185,9 @@ ME_ROUTES = [
     ("post", "/v1/players/me/logout", None),
     ("post", "/v1/players/me/link", {"token": "x"}),
     ("delete", "/v1/players/me", None),
+    ("get", "/v1/players/me/games", None),
+    ("get", "/v1/players/me/inbox", None),
+    ("get", "/v1/players/me/stream", None),
 ]
 
 
@@ -218,3 +221,28 @@ def test_me_routes_answer_only_their_player(client, deps, method, path, body):
     ana_now = client.get(f"/v1/players/{ana['id']}").get_json()
     assert ana_now["name"] == "ana" and not ana_now["erased"]
     assert client.get("/v1/players/me", headers=bearer(ana["token"])).status_code == 200
+
+
+def test_a_players_token_is_never_logged(client, answers_seen):
+    _, stream = answers_seen
+    made = guest(client)
+    jwt_token = identity_jwt("logged?")
+    client.get("/v1/players/me", headers=bearer(made["token"]))
+    client.get("/v1/players/me", headers=bearer(jwt_token))
+    client.get("/v1/players/me", headers=bearer(made["token"] + "x"))  # refused: logged too
+    logged = stream.getvalue()
+    assert "/v1/players/me" in logged
+    assert made["token"] not in logged and made["token"].split(".")[-1] not in logged
+    assert jwt_token not in logged and jwt_token.split(".")[-1] not in logged
+
+
+@pytest.mark.parametrize("path", ["/v1/players/me/games", "/v1/players/me/inbox"])
+def test_another_players_token_sees_none_of_my_games_or_items(client, projector, path):
+    ana, bea = guest(client, "ana"), guest(client, "bea")
+    body = {"game": "alebrijes", "seats": [{"player": "me"}, {"bot": "random"}]}
+    game = client.post("/v1/games", json=body, headers=bearer(ana["token"])).get_json()
+    projector.project(game["id"])
+    mine = client.get(path, headers=bearer(ana["token"]))
+    assert game["id"].encode() in mine.data
+    theirs = client.get(path, headers=bearer(bea["token"]))
+    assert theirs.status_code == 200 and game["id"].encode() not in theirs.data

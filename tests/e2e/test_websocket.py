@@ -13,8 +13,11 @@ import time
 
 import pytest
 import requests
+import yaml
+from jsonschema import Draft202012Validator
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from services.api import asyncapi
 from services.api.errors import STATUS
 from services.api.live import SLOW_CONSUMER, UNAUTHORIZED
 from services.embedded_redis import free_port
@@ -142,6 +145,23 @@ class Seat:
             raise
 
 
+def contract():
+    """A validator per received message type, from asyncapi.yaml's payloads."""
+    document = yaml.safe_load(asyncapi.PATH.read_text())
+    components = {"schemas": document["components"]["schemas"]}
+    return {
+        message["name"]: Draft202012Validator({**message["payload"], "components": components})
+        for key, message in document["components"]["messages"].items()
+        if key.startswith("receive_")
+    }
+
+
+def check_against_contract(messages, validators):
+    """Every message received is one asyncapi.yaml describes."""
+    for message in messages:
+        validators[message["type"]].validate(message)
+
+
 def check_against_log(seat, log, seat_number):
     """Every pushed view is the view at its version (the log folded, as the projector
     builds it); the events came in version order, each once, as the seat may see them."""
@@ -202,8 +222,10 @@ def test_a_whole_game_over_websockets_only(apis, game):
     assert log[-1]["type"] == "game_ended"
     bots = [e for e in log if e["type"] == "commanded" and e["by"] == "bot"]
     assert bots, "the bot never moved"
+    validators = contract()
     for number, player in ((0, players[0]), (1, players[1]), (None, spectator)):
         check_against_log(player, log, number)
+        check_against_contract(player.socket.messages, validators)
         # The last push is what REST serves now, the game being over.
         assert player.views[-1] == rest_view(a, game_id, player.token)
         assert player.events[-1][0]["version"] == log[-1]["version"]
@@ -345,6 +367,10 @@ def test_bad_input_gets_an_error_or_a_close_code_and_writes_nothing(apis):
     assert rest_view(a, game_id)["version"] == version
     ref = seat.send("ping")
     assert seat.answer(ref)["type"] == "pong"
+
+    validators = contract()
+    for socket_ in (early, seat, spectator):
+        check_against_contract(socket_.messages, validators)
 
     # A frame over 64 KB: closed with 1009.
     seat.ws.send('{"type": "ping", "pad": "' + "x" * 70_000 + '"}')

@@ -17,7 +17,7 @@ from shared import bots, jsonutil, table
 from shared.bots import ismcts
 from tests.bot_cases import CASE_PARAMS
 from tests.fixtures import build_deps
-from tests.integration.test_worker import run_until_quiet
+from tests.integration.helpers import run_until_quiet
 
 
 @pytest.fixture

@@ -79,14 +79,18 @@ def test_a_failing_plugin_is_replaced_by_the_takeover_level_for_that_decision(
 
 
 def _worker(tmp_path, **env):
+    """`python -m services.worker` with the test distribution in `tmp_path`. Its Redis
+    is a port nothing listens on: a worker that wrongly started would touch no Redis."""
     import os
 
+    env = {"PYTHONPATH": bot_plugins.python_path(tmp_path), **env}
+    env.update(REDIS_URL="redis://127.0.0.1:9/0", QUEUE_URL="redis://127.0.0.1:9/0")
     return subprocess.run(
         [sys.executable, "-m", "services.worker"],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": bot_plugins.python_path(tmp_path), **env},
+        env={**os.environ, **env},
     )
 
 

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from services import cli
 from services.api import openapi
 from tests.fixtures import build_deps
-from tests.unit.test_replay import finished_log
+from tests.helpers import finished_log
 
 
 def invoke(*args, env=None):

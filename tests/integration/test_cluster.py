@@ -10,8 +10,7 @@ from services.api import create_app
 from services.projector.build import projector_of
 from shared import jsonutil
 from tests.fixtures import build_deps
-from tests.integration.test_projector import all_read_models
-from tests.integration.test_worker import FOUR_BOTS, run_until_quiet
+from tests.integration.helpers import FOUR_BOTS, all_read_models, run_until_quiet
 
 
 @pytest.fixture

@@ -131,3 +131,10 @@ def test_the_settings_read_outside_the_api_are_read_from_the_environment():
     assert config.background_nice == 19  # at most
     assert config.webhook_allow_http and config.ready_queue_age == 2.5
     assert config.cors_origins == "*"
+
+
+def test_durability_is_one_of_its_modes():
+    assert Config.from_env({}).durability == "always"
+    assert Config.from_env({"DURABILITY": "EverySec"}).durability == "everysec"
+    with pytest.raises(ValueError, match="DURABILITY"):
+        Config.from_env({"DURABILITY": "sometimes"})
