@@ -83,9 +83,12 @@ async function sit(kind, created, seat = 0) {
   $("table").hidden = false;
   $("replay").hidden = true;
   $("result").hidden = true;
-  const id = created.id;
-  await follow({ kind, id }, table.token, (view, news) => show(view, news), () => id === table.id);
-  if (id === table.id) await openReplay();
+  // Each sitting is followed by its own updates only: leaving the table (or sitting at
+  // it again from my games) ends the old one's.
+  const sitting = (table.sitting = (table.sitting ?? 0) + 1);
+  const here = () => sitting === table.sitting;
+  await follow({ kind, id: created.id }, table.token, (view, news) => here() && show(view, news), here);
+  if (here()) await openReplay();
 }
 
 // Views arrive from the live updates and from our own commands: drawn one at a time,
@@ -99,7 +102,7 @@ function show(view, news = null) {
 // `news`: the events that came with the view (the WebSocket pushes them), or null: then
 // they are read here, after the last one logged.
 async function draw(view, news) {
-  if (table.view && view.version < table.view.version) return;
+  if (view.id !== table.id || (table.view && view.version < table.view.version)) return;
   const fresh = news ?? (await events(table.id, table.token, table.logged)).events;
   const name = names(view);
   for (const event of fresh.filter((e) => e.version > table.logged)) {
@@ -220,16 +223,29 @@ async function send(body) {
   table.busy = true;
   document.body.dataset.busy = "1";
   let moved;
+  const seen = table.view.version;
   try {
     moved = await command(table, table.token, body);
   } catch (error) {
-    // Refused: in Alien's race someone may shout CAPTURED! first; the live updates
-    // bring the view as it is now.
-    report(error, error.code ? "refused" : "error");
+    if (!error.code) report(error);
+    else await refused(error, seen);
   }
   table.busy = false;
   delete document.body.dataset.busy;
   if (moved) await show(moved.view); // read-your-writes: no second request
+}
+
+// A refused command: when the game had moved past the view it was chosen on (Alien's
+// CAPTURED! race, a duelist choosing at the same moment), the table moved first and the
+// new view is drawn; otherwise the page offered what the rules refuse, and says so.
+async function refused(error, seen) {
+  const now = await api("GET", `/v1/${table.kind}/${table.id}/view`, { token: table.token }).catch(() => null);
+  if (now && now.version > seen) {
+    $("log").prepend(el("li", "raced", `The table moved first: ${error.message}`));
+    await show(now);
+  } else {
+    report(error, "refused");
+  }
 }
 
 function showResult(view, ui) {
@@ -309,6 +325,7 @@ $("replay-seat").onchange = () => load(replay.version).catch(report);
 $("replay-fork").onclick = () => fork().catch(report);
 $("again").onclick = () => {
   table.id = null;
+  table.sitting = (table.sitting ?? 0) + 1; // stop following the table left
   Object.assign(document.body.dataset, { status: "", game: "" });
   for (const id of ["table", "replay"]) $(id).hidden = true;
   $("setup").hidden = false;
