@@ -213,7 +213,8 @@ function renderActions(view, ui) {
     if (action.aria) button.setAttribute("aria-label", action.aria);
     row.append(button);
   }
-  bar.replaceChildren(...controls, row);
+  if (buttons.length || controls.length) bar.replaceChildren(...controls, row);
+  else bar.replaceChildren(); // nothing to do now: no bar over the table
   const reason = why || buttons.find((b) => !b.command && b.why)?.why || "";
   $("why").textContent = reason;
 }
