@@ -33,9 +33,9 @@ from flask_sock import Sock
 from limits import parse_many
 from simple_websocket import ConnectionClosed
 
-from services.api import MAX_BODY
 from services.api.auth import bearer, held_in, seat_held
-from services.api.deps import deps
+from services.api.body import MAX_BODY
+from services.api.context import deps
 from services.api.errors import ApiError, log, problem_fields
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import event_as_seen, moved, stored_view
