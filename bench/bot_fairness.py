@@ -34,7 +34,8 @@ PERSON = {"game": "alakablast", "seats": [{"name": "ana"}, {"bot": "ismcts", "th
 
 
 def start(root, run_dir, log):
-    """Redis (embedded) and `python -m services.run` from `root`; (processes, base URL)."""
+    """Redis (embedded) and `python -m services.run` from `root`; (processes, base URL,
+    Redis URL)."""
     redis_process, redis_url = embedded_redis.start(run_dir / "redis")
     port = embedded_redis.free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("QUEUE_URL", "RATE_LIMITS")}
@@ -47,7 +48,7 @@ def start(root, run_dir, log):
     while time.monotonic() < deadline:
         try:
             if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return (stack, redis_process), base
+                return (stack, redis_process), base, redis_url
         except requests.RequestException:
             pass
         time.sleep(0.5)

@@ -100,7 +100,7 @@ class Config:
             queue_url=env.get("QUEUE_URL") or redis_url,
             token_secret=env.get("TOKEN_SECRET") or None,
             redis_cluster=_flag(env.get("REDIS_CLUSTER")),
-            feed_partitions=int(env.get("FEED_PARTITIONS", "4")),
+            feed_partitions=int(env.get("FEED_PARTITIONS") or cls.feed_partitions),
             key_prefix=env.get("KEY_PREFIX", ""),
             redis_url_from=redis_url_from,
             waiting_expires_after=int(

@@ -76,6 +76,8 @@ def _decision(current, event):
         return table.opening(current)
     if kind == table.CLAIMED:
         return table.claim(current, event["seat"], event["name"], event.get("player"))
+    if kind == table.REMATCH:
+        return table.offer_rematch(current, event["game_id"])
     if kind == table.ACCEPTED:
         return table.accept(current, event["seat"], current["seats"][event["seat"]].get("player"))
     if kind == table.DECLINED:
@@ -222,7 +224,7 @@ def _decided_up_to(records, version):
         return True
     following, kind = records[version], records[version]["type"]  # the record of version + 1
     beginnings = (table.CLAIMED, table.COMMANDED, table.TIMED_OUT, table.FIRED, table.CANCELLED)
-    beginnings += (table.ACCEPTED, table.DECLINED)
+    beginnings += (table.ACCEPTED, table.DECLINED, table.REMATCH)
     if kind in (*beginnings, table.PAUSED, table.EXPIRED):
         return True
     if kind == table.TAKEN_OVER:

@@ -154,11 +154,10 @@ def create_app(deps=None, *, spec_only=False):
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)
     if deps is not None:  # last, so outermost: the common view GET and POST skip Flask
-        from services.api import fast_command, fast_view
+        from services.api import fast_path
         from services.api.games import CONTRACTS
 
-        fast_command.install(app, deps, CONTRACTS)
-        fast_view.install(app, deps, CONTRACTS)
+        fast_path.install(app, deps, CONTRACTS)
     return app
 
 

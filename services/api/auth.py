@@ -15,10 +15,15 @@ from shared import table, tokens
 
 
 def bearer():
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if not header:
+    """The token of this request's Authorization header (`token_of`)."""
+    return token_of(request.headers.get("Authorization"))
+
+
+def token_of(authorization):
+    """The token of an Authorization header ("Bearer <token>"); None without one."""
+    if not authorization:
         return None
+    scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise ApiError("unauthorized", "use the header 'Authorization: Bearer <seat token>'")
     return token.strip()
@@ -33,13 +38,34 @@ def holder_of(game_id, secret, required):
 def held_in(token, game_id, secret, required):
     """What `token` (None: no token) holds in `game_id`, as holder_of answers it: the
     HTTP routes and the WebSocket channel decide alike."""
+    players = current_app.extensions.get("tablestream.player_auth")
+    if token is not None and players is not None and players.claims_player(token):
+        return players_seat(game_id, players.player_of(token, _now_ms()))
+    return seat_token_holds(token, game_id, secret, required)
+
+
+def seat_known(secret, authorization, game_id, required, players, service):
+    """`seat_of` of an Authorization header, for the fast path: the seat (None: a
+    spectator's read) when this process is sure of it with no Redis round trip, False
+    otherwise (a token the routes refuse, a player's this process cannot tell yet): the
+    routes answer those. The same functions decide as for the routes."""
+    try:
+        token = token_of(authorization)
+        if token is not None and players is not None and players.claims_player(token):
+            seat = players.seat_known(token, game_id, service)
+            return False if seat is None else seat
+        return seat_held(seat_token_holds(token, game_id, secret, required), required)
+    except ApiError:
+        return False
+
+
+def seat_token_holds(token, game_id, secret, required):
+    """What a seat's or the creator's `token` (None: no token) holds in `game_id`: a
+    seat number, tokens.CREATOR, or None when a token is not required."""
     if token is None:
         if required:
             raise ApiError("unauthorized", "this needs a token: 'Authorization: Bearer ...'")
         return None
-    players = current_app.extensions.get("tablestream.player_auth")
-    if players is not None and players.claims_player(token):
-        return players_seat(game_id, players.player_of(token, _now_ms()))
     held = tokens.verify(secret, token)
     if held is None:
         raise ApiError("unauthorized", "the token is not valid")

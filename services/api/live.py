@@ -1,7 +1,7 @@
 """GET /v1/ws: one WebSocket per client. Commands in; views and events pushed out.
 
-The protocol (docs/realtime.md, asyncapi.yaml): JSON text frames, one message each, with
-a `type` and, on an answer, the `ref` the client sent.
+The protocol (docs/design.md, "Live connections"; asyncapi.yaml): JSON text frames,
+one message each, with a `type` and, on an answer, the `ref` the client sent.
 
 - Authentication first: `Authorization: Bearer <token>` on the upgrade request, or an
   `auth {token}` message first (`token: null`: a spectator). Nothing else is accepted

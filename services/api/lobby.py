@@ -7,12 +7,13 @@ from flask_smorest import Blueprint
 
 from services.api import players, schemas, webhook_schemas
 from services.api.apidoc import POSTED, errors
-from services.api.auth import bearer, holder_of, seat_token_for
+from services.api.auth import bearer, holder_of, players_seat, seat_of, seat_token_for
 from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.webhooks import game_webhook
 from services.game.service import new_game_id
 from shared import jsonutil, table, tokens
+from shared.players import naming
 from shared.players import tokens as player_tokens
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables and seats")
@@ -106,6 +107,37 @@ class Seat(MethodView):
         with refused():
             claimed = deps().service.claim(game_id, seat, body.get("name"), player)
         return json_response(claimed)
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(200, schemas.Created)
+    @errors(blp, 401, 403, 404, *POSTED)
+    @blp.doc(operationId="rematch", security=[{"seatToken": []}, {"playerToken": []}])
+    def post(self, game_id):
+        """The rematch of a finished game (a seat's token, or the player's): the same
+        game, options and seats with a new seed; players stay players (every other
+        player's seat is an invitation), bots stay bots, named seats get new tokens
+        here. The old game's log records `rematch_offered`; asking again answers the
+        same new game."""
+        d = deps()
+        token = bearer()
+        player = None
+        if token and players.player_auth().claims_player(token):
+            player = players.me()
+            players_seat(game_id, player)  # 403 when it holds no seat there
+        else:
+            seat_of(game_id, d.service.secret, required=True)
+        with refused():
+            _, old = d.service.load(game_id)
+            held = naming.player_ids(old)
+            found = d.players.loaded_many(held)
+            erased = {p for p, folded in found.items() if folded is None or folded["erased"]}
+            answer = d.service.rematch(game_id, player, erased)
+        for seat in answer["seats"]:
+            if seat.get("player"):
+                seat["name"] = d.player_names.names([seat["player"]]).get(seat["player"])
+        return json_response(answer)
 
 
 @blp.route("/<game_id>/seats/<int:seat>/accept")

@@ -17,6 +17,7 @@ from shared.table.events import (
     LIFECYCLE,
     PAUSED,
     RECORDS,
+    REMATCH,
     RETURNED,
     STARTED,
     TAKEN_OVER,
@@ -38,6 +39,8 @@ def evolve(table, event, at=None):
             table = _with_seat(table, event["seat"], open=False, player=event["player"])
         else:
             table = _with_seat(table, event["seat"], name=event["name"], open=False)
+    elif kind == REMATCH:
+        table = {**table, "rematch": event["game_id"]}
     elif kind == ACCEPTED:
         table = _with_seat(table, event["seat"], invited=False)
     elif kind == DECLINED:

@@ -19,6 +19,7 @@ from shared.table.events import (
     EXPIRY_REASONS,
     FIRED,
     PAUSED,
+    REMATCH,
     RETURNED,
     STARTED,
     TAKEN_OVER,
@@ -189,6 +190,46 @@ def decline(table, seat, player):
     """An invited player turns the seat down: it is open for anyone to claim."""
     _check_invited(table, seat, player)
     return [{"type": DECLINED, "seat": seat}]
+
+
+def offer_rematch(table, game_id):
+    """A finished game's rematch is `game_id` (no events when one was offered already:
+    the table's `rematch` names it)."""
+    if table["status"] != "finished":
+        raise RuleError("game_not_finished", "only a finished game has a rematch")
+    if table.get("rematch") is not None:
+        return []
+    return [{"type": REMATCH, "game_id": game_id}]
+
+
+def rematch_seats(table, player=None, erased=()):
+    """The seats of a finished game's rematch: bots stay bots, a named seat keeps its
+    name, `player` (the one asking, if a player) keeps its seat, every other player's
+    seat is an invitation; the seat of a player in `erased` is open."""
+    seats = []
+    for place in table["seats"]:
+        holder = place.get("player")
+        if holder is not None:
+            if holder in erased:
+                seats.append({"open": True})
+            else:
+                seats.append({"player": holder, "invited": holder != player})
+        elif place["bot"] is not None and not (place["away"] or place["resigned"]):
+            seats.append({"bot": place["bot"], "name": place["name"]})
+        else:  # a human's seat (a bot may have played it at the end)
+            seats.append({"name": place["name"]})
+    return seats
+
+
+def rematch_options(table):
+    """The options of a finished game's rematch: its own and the generic ones, never
+    its seed or deck (a new shuffle)."""
+    return {
+        **table["options"],
+        "turn_seconds": table["turn_seconds"],
+        "zombie_after": table["zombie_after"],
+        "takeover_bot": takeover_bot(table),
+    }
 
 
 def _check_invited(table, seat, player):

@@ -24,8 +24,8 @@ WAITING = {"game": "alebrijes", "seats": [{"name": "ana"}, {"open": True}]}
 
 
 @pytest.fixture
-def deps(any_redis, keys):
-    return build_deps(any_redis, keys)
+def deps_redis(any_redis):
+    return any_redis
 
 
 def from_address(address):

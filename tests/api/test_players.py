@@ -5,24 +5,22 @@ import dataclasses
 import json
 import time
 
-import fakeredis
 import jwt
 import pytest
 
 from services.api import create_app
 from services.api import player_auth as player_auth_module
-from tests.integration.conftest import build_deps
 
 ISSUER = "https://id.example"
 SECRET = "i" * 40
 
 
-@pytest.fixture
-def deps(keys):
-    d = build_deps(fakeredis.FakeRedis(), keys)
+@pytest.fixture(autouse=True)
+def trusted_issuer(deps):
+    """`deps` (tests/conftest.py) trusting this module's JWT issuer, before any app of
+    them is made."""
     issuers = json.dumps([{"issuer": ISSUER, "audience": "app", "hs256_secret": SECRET}])
-    d.config = dataclasses.replace(d.config, player_issuers=issuers)
-    return d
+    deps.config = dataclasses.replace(deps.config, player_issuers=issuers)
 
 
 def identity_jwt(sub="user-1", **changes):
@@ -217,7 +215,8 @@ def test_me_routes_answer_only_their_player(client, deps, method, path, body):
         response = getattr(client, method)(path, json=body, headers=bearer(token))
         assert response.status_code == 401, (token, response.get_json())
     assert getattr(client, method)(path, json=body).status_code == 401
-    getattr(client, method)(path, json=body, headers=bearer(bea["token"]))
+    answer = getattr(client, method)(path, json=body, headers=bearer(bea["token"]))
+    answer.close()  # a stream ends with its response
     ana_now = client.get(f"/v1/players/{ana['id']}").get_json()
     assert ana_now["name"] == "ana" and not ana_now["erased"]
     assert client.get("/v1/players/me", headers=bearer(ana["token"])).status_code == 200

@@ -239,7 +239,7 @@ def test_a_typescript_client_plays_as_players(stack, tmp_path):
                  "players.ts"], cwd=tmp_path)  # fmt: skip
     out = clients.run([clients.need("node"), "players.js", stack.base], cwd=tmp_path)
     summary = json.loads(out.strip().splitlines()[-1])
-    assert summary["moves"] > 5 and summary["finished"]
+    assert summary["moves"] > 5 and summary["finished"] and summary["rematch"]
     assert summary["kinds"][:2] == ["invited", "game_started"] and "game_ended" in summary["kinds"]
     assert summary["deleted"] == 204 and summary["name"] == "deleted player"
 
@@ -256,7 +256,7 @@ def test_redocly_and_the_spec_validator_find_no_error():
 def test_openapi_python_client_plays_as_players(stack, generated):
     """A guest signs up, invites another, who accepts; they play the game to its end
     with their player tokens only, read their inboxes and games; one is deleted."""
-    from tablestream_client.api.games import accept_seat, create_game
+    from tablestream_client.api.games import accept_seat, create_game, rematch
     from tablestream_client.api.play import get_view, send_command
     from tablestream_client.api.players import (
         create_player,
@@ -316,6 +316,9 @@ def test_openapi_python_client_plays_as_players(stack, generated):
         assert leftovers(inbox) == [] and {"invited", "game_started"} & {
             item.kind.value for item in inbox.items
         }
+    offered = rematch.sync(client=players[0], game_id=created.id)
+    assert offered.id != created.id and offered.seats[1].invited and leftovers(offered) == []
+    assert rematch.sync(client=players[1], game_id=created.id).id == offered.id
     deleted = delete_me.sync_detailed(client=players[0])
     assert deleted.status_code == 204
     assert get_player.sync(client=anyone, player_id=ana.id).name == "deleted player"

@@ -8,14 +8,13 @@ import pytest
 from services.api import create_app
 from services.projector.build import projector_of
 from shared import replay
-from tests.integration.conftest import build_deps
 
 NAME = "Qwyzzle Ana"  # found nowhere else in a deployment's data
 
 
 @pytest.fixture
-def deps(real_redis, keys):
-    return build_deps(real_redis, keys)
+def deps_redis(real_redis):
+    return real_redis
 
 
 @pytest.fixture

@@ -133,6 +133,13 @@ def test_the_settings_read_outside_the_api_are_read_from_the_environment():
     assert config.cors_origins == "*"
 
 
+def test_a_setting_left_empty_is_its_default(tmp_path):
+    read = {name for name, _ in _environment_reads(ROOT / "shared" / "config.py")}
+    unset = Config.from_env({"RUN_DIR": str(tmp_path)})
+    empty = Config.from_env({**{name: "" for name in read}, "RUN_DIR": str(tmp_path)})
+    assert empty == unset
+
+
 def test_durability_is_one_of_its_modes():
     assert Config.from_env({}).durability == "always"
     assert Config.from_env({"DURABILITY": "EverySec"}).durability == "everysec"

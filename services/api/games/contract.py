@@ -162,6 +162,11 @@ class SeatAccepted(Event):
     seat = fields.Integer(required=True)
 
 
+class RematchOffered(Event):
+    type = tag(table.REMATCH, "A seat asked this finished game's rematch: the new game.")
+    game_id = fields.String(required=True, metadata={"description": "The rematch's id."})
+
+
 class SeatDeclined(Event):
     type = tag(table.DECLINED, "An invited player turned the seat down: it is open.")
     seat = fields.Integer(required=True)
@@ -240,6 +245,7 @@ LIFECYCLE_EVENTS = {
         WebhookPaused,
         SeatAccepted,
         SeatDeclined,
+        RematchOffered,
     )
 }
 

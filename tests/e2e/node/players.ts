@@ -73,6 +73,15 @@ async function main(): Promise<void> {
     headers: bearer(ana.token),
   });
   if (!games.data) throw new Error(`games: ${games.response.status}`);
+  const offered = await api.POST("/v1/games/{game_id}/rematch", {
+    params: { path: { game_id } },
+    headers: bearer(ana.token),
+  });
+  if (!offered.data) throw new Error(JSON.stringify(offered.error));
+  const again = await api.POST("/v1/games/{game_id}/rematch", {
+    params: { path: { game_id } },
+    headers: bearer(bea.token),
+  });
   const deleted = await api.DELETE("/v1/players/me", { headers: bearer(ana.token) });
   const profile = await api.GET("/v1/players/{player_id}", {
     params: { path: { player_id: ana.id } },
@@ -82,6 +91,7 @@ async function main(): Promise<void> {
       moves,
       kinds,
       finished: games.data.games.map((g) => g.id).includes(game_id),
+      rematch: offered.data.id !== game_id && again.data?.id === offered.data.id,
       deleted: deleted.response.status,
       name: profile.data?.name,
     }),
