@@ -143,6 +143,16 @@ class Run:
                 ))  # fmt: skip
 
 
+def wait_for_pushes(base, timeout=120.0):
+    """Until a move is pushed: the projector (and its Python) may start well after the
+    API answers, on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if drive_tablestream(base, 1, seconds=2, warmup=0)["moves_per_s"] > 0:
+            return
+    raise RuntimeError("no move was pushed: is the projector running?")
+
+
 def drive_tablestream(base, games, seconds, warmup, rate=None):
     return asyncio.run(Run(base, seconds, warmup, rate).main(games))
 
@@ -219,6 +229,7 @@ def main():
         stack = systems.Tablestream(run_dir, Path(run_dir) / "run.log").start()
         peers = [systems.Peer().start(), systems.Colyseus().start()]
         try:
+            wait_for_pushes(stack.base)
             for games in args.games:
                 row = {
                     "tablestream": drive_tablestream(stack.base, games, args.seconds, args.warmup)
