@@ -4,8 +4,8 @@ Alakablast tables with an `ismcts` bot thinking 5 s in every seat, and meanwhile
 person playing an unrelated game against a bot: how long each of their turns waits for
 the bot (from the person's move answered to their turn again, seen by a long-poll).
 
-    .venv/bin/python -m bench.bot_fairness                     # this checkout
-    .venv/bin/python -m bench.bot_fairness --root /tmp/old     # another checkout's services
+    .venv/bin/python -m bench.bot_fairness                          # this checkout
+    .venv/bin/python -m bench.ab /tmp/old . --reps 1 -- bot_fairness   # before and after
 
 Prints the wait's median, p99 and max before and during the attack, with the load
 average. Bounded: --turns person turns or --seconds, whichever comes first.
@@ -22,9 +22,10 @@ from pathlib import Path
 
 import requests
 
+from bench.stats import percentile
+from bench.systems import ROOT
 from services import embedded_redis
 
-ROOT = Path(__file__).resolve().parents[1]
 ATTACK = {
     "game": "alakablast",
     "seats": [{"bot": "ismcts", "think_ms": 5000}] * 4,
@@ -33,7 +34,8 @@ PERSON = {"game": "alakablast", "seats": [{"name": "ana"}, {"bot": "ismcts", "th
 
 
 def start(root, run_dir, log):
-    """Redis (embedded) and `python -m services.run` from `root`; (processes, base URL)."""
+    """Redis (embedded) and `python -m services.run` from `root`; (processes, base URL,
+    Redis URL)."""
     redis_process, redis_url = embedded_redis.start(run_dir / "redis")
     port = embedded_redis.free_port()
     env = {k: v for k, v in os.environ.items() if k not in ("QUEUE_URL", "RATE_LIMITS")}
@@ -46,7 +48,7 @@ def start(root, run_dir, log):
     while time.monotonic() < deadline:
         try:
             if requests.get(f"{base}/readyz", timeout=2).status_code == 200:
-                return (stack, redis_process), base
+                return (stack, redis_process), base, redis_url
         except requests.RequestException:
             pass
         time.sleep(0.5)
@@ -114,17 +116,14 @@ def person_turns(base, turns, seconds):
 def figures(waits):
     if not waits:
         return "no turns"
-    ordered = sorted(waits)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
     return (
         f"{len(waits)} turns: median {statistics.median(waits):.3f} s, "
-        f"p99 {p99:.3f} s, max {ordered[-1]:.3f} s"
+        f"p99 {percentile(waits, 0.99):.3f} s, max {max(waits):.3f} s"
     )
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--root", default=str(ROOT), help="the checkout whose services run")
     parser.add_argument("--attackers", type=int, default=12)
     parser.add_argument("--turns", type=int, default=30, help="person turns under attack")
     parser.add_argument("--baseline-turns", type=int, default=10)
@@ -135,7 +134,7 @@ def main():
         run_dir = Path(directory)
         (run_dir / "redis").mkdir()
         with open(run_dir / "stack.log", "ab") as log:
-            processes, base = start(Path(args.root), run_dir, log)
+            processes, base = start(ROOT, run_dir, log)
             try:
                 quiet = person_turns(base, args.baseline_turns, 60)
                 print(f"quiet: {figures(quiet)}", flush=True)

@@ -18,6 +18,7 @@ import random
 import statistics
 import time
 
+from bench.stats import percentile
 from shared import table as tables
 
 
@@ -79,12 +80,11 @@ def main():
         times += spent
     mean = statistics.fmean(shares)
     half = 1.96 * statistics.pstdev(shares) / math.sqrt(len(shares))
-    times.sort()
     print(
         f"{args.game} players={args.players} options={options} games={args.games}: "
         f"greedy win share {mean:.3f} [{mean - half:.3f}, {mean + half:.3f}] "
         f"(fair {1 / args.players:.3f}); decision mean {statistics.fmean(times) * 1e3:.3f} ms, "
-        f"p99 {times[int(0.99 * (len(times) - 1))] * 1e3:.3f} ms"
+        f"p99 {percentile(times, 0.99) * 1e3:.3f} ms"
     )
 
 

@@ -7,6 +7,7 @@ difference is the per-request work tablestream does and the floor does not.
     .venv/bin/python -m bench.request_cpu                    # medians of 5 rounds
     .venv/bin/python -m bench.request_cpu --profile /tmp/p   # cProfile of each kind too
     .venv/bin/python -m bench.request_cpu --gevent --limits  # as gunicorn runs it, limits on
+    .venv/bin/python -m bench.request_cpu --flask-only       # what the fast path saves
 
 Prints, per request kind, the CPU microseconds a request (process time, the median of
 --rounds rounds of --moves moves each).
@@ -131,6 +132,9 @@ def main():
     parser.add_argument(
         "--limits", action="store_true", help="the abuse limits on (the default of a deployment)"
     )
+    parser.add_argument(
+        "--flask-only", action="store_true", help="without the fast path: every request to Flask"
+    )
     args = parser.parse_args()
     if args.gevent:
         from gevent import monkey
@@ -163,6 +167,8 @@ def run(url, args):
         build_deps = deps_module.build
     deps = build_deps(config)
     app = create_app(deps)
+    while args.flask_only and type(app.wsgi_app).__name__.startswith("Fast"):
+        app.wsgi_app = app.wsgi_app.wsgi_app  # the layers in front of Flask, taken off
     floor_app = floor_module.create_app(url)
     try:  # the tree's own projector (a tree before services/projector/build.py: Deps')
         from services.projector.build import projector_of

@@ -28,6 +28,7 @@ import orjson
 import psutil
 import websockets
 
+from bench.stats import percentile
 from services.embedded_redis import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -143,7 +144,7 @@ def measure(kind, args, env):
         "server": kind,
         "round_trips_per_s": len(delays) / args.seconds,
         "p50_ms": 1000 * statistics.median(delays),
-        "p99_ms": 1000 * delays[int(0.99 * (len(delays) - 1))],
+        "p99_ms": 1000 * percentile(delays, 0.99),
         "cpu_us_per_round_trip": 1e6 * spent / len(delays),
         "rss_kb_per_idle_socket": per_socket / 1024,
     }

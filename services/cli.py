@@ -3,6 +3,9 @@
     tablestream run                  the whole service on this machine (make run)
     tablestream api | projector | worker   one process of a deployment
     tablestream rebuild              every read model again from the streams (--jobs N)
+    tablestream backup FILE          the streams, webhooks and token secret, as JSON Lines
+    tablestream restore FILE         a backup into a fresh Redis; rebuild; verify every game
+    tablestream export-finished FILE every finished game's log, one game a line
     tablestream replay LOG...        check finished games' logs offline
     tablestream tournament ...       bots against bots
     tablestream bots check LEVEL     does a bot level decide only from what its seat sees?
@@ -87,6 +90,50 @@ def rebuild(progress, jobs):
 
     count = rebuilding.in_parallel(build.from_config, Config.from_env(), jobs, progress=bar)
     click.echo(f"rebuilt the read models of {count} games")
+
+
+@cli.command()
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+def backup(path):
+    """Copy every game's stream, its webhooks and the token secret to PATH (JSON Lines)."""
+    from services import backup as backups
+    from services import deps as deps_module
+
+    with open(path, "w") as out:
+        count = backups.backup(deps_module.build(), out)
+    click.echo(f"backed up {count} games to {path}")
+
+
+@cli.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+def restore(path):
+    """Restore PATH into this deployment's Redis (holding no game yet), rebuild every
+    read model and verify every game; exits 1 if any game does not check out."""
+    from services import backup as backups
+    from services import deps as deps_module
+    from services.projector.build import projector_of
+
+    d = deps_module.build()
+    with open(path) as lines:
+        try:
+            answer = backups.restore(d, lines, projector_of(d, consumer="restore"))
+        except backups.NotEmpty as error:
+            raise click.ClickException(str(error)) from None
+    click.echo(json.dumps(answer, indent=2))
+    if answer["problems"]:
+        sys.exit(1)
+
+
+@cli.command("export-finished")
+@click.argument("path", type=click.Path(dir_okay=False, writable=True))
+def export_finished(path):
+    """Every finished game's whole log to PATH, one game a line (JSON Lines)."""
+    from services import backup as backups
+    from services import deps as deps_module
+
+    with open(path, "w") as out:
+        count = backups.export_finished(deps_module.build(), out)
+    click.echo(f"exported {count} finished games to {path}")
 
 
 @cli.command()

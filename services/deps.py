@@ -1,6 +1,8 @@
 """The composition root: builds the Redis clients, store, game service and queue from a
 Config. Nothing connects at import time; each process builds its Deps once."""
 
+import functools
+import logging
 import secrets
 from dataclasses import dataclass
 
@@ -18,6 +20,7 @@ from shared.store import EventStore
 # The RQ queues by name, most urgent first: games nobody plays in person (every seat a
 # bot) have a queue of their own, after the bots of games people play.
 QUEUES = ("timers", "bots", "background")
+NAMES_TTL = 30.0  # seconds a process answers from a player's name before reading it again
 
 
 @dataclass
@@ -30,6 +33,20 @@ class Deps:
     queue: Queue  # bot turns and reactions
     timers: Queue  # turn and table timers: never behind a bot's think time
     background: Queue  # the bot turns of games where every seat is a bot
+
+    @functools.cached_property
+    def players(self):
+        """The players' streams and folds (shared/players/store.py)."""
+        from shared.players.store import PlayerStore
+
+        return PlayerStore(self.redis, self.keys)
+
+    @functools.cached_property
+    def player_names(self):
+        """Players' names as this process last read them (at most NAMES_TTL s old)."""
+        from shared.players.naming import RecentNames
+
+        return RecentNames(self.players, NAMES_TTL)
 
     @property
     def queues(self):
@@ -99,7 +116,12 @@ def build(config=None, client=None, queue_client=None):
         client if config.queue_url == config.redis_url else connect(config.queue_url)
     )
     keys = Keys(config.key_prefix)
-    store = EventStore(client, keys, config.feed_partitions)
+    if config.durability == "always":
+        _check_fsync(client)
+    replicas = config.durability_replicas if config.durability == "replica" else 0
+    if replicas and config.redis_cluster:
+        raise ValueError("DURABILITY=replica needs one Redis server (WAIT), not a cluster")
+    store = EventStore(client, keys, config.feed_partitions, replicas, config.durability_timeout_ms)
     service = GameService(store, token_secret(config, client, keys))
     queue = Queue(f"{config.key_prefix}bots", connection=queue_client, serializer=JSONSerializer)
     timers = Queue(f"{config.key_prefix}timers", connection=queue_client, serializer=JSONSerializer)
@@ -107,6 +129,22 @@ def build(config=None, client=None, queue_client=None):
         f"{config.key_prefix}background", connection=queue_client, serializer=JSONSerializer
     )
     return Deps(config, client, keys, store, service, queue, timers, background)
+
+
+def _check_fsync(client):
+    """Say so when DURABILITY=always but the Redis replies before its fsync: it is
+    the operator's redis.conf (appendonly yes, appendfsync always), not ours to set."""
+    try:
+        settings = client.config_get("append*")
+    except Exception:  # CONFIG refused (a managed Redis), or a fake: nothing to say
+        return
+    if settings.get("appendonly") != "yes" or settings.get("appendfsync") != "always":
+        logging.getLogger("tablestream").warning(
+            "DURABILITY=always, but Redis has appendonly %s, appendfsync %s: an "
+            "acknowledged move may be lost in a crash (docs/operations.md)",
+            settings.get("appendonly"),
+            settings.get("appendfsync"),
+        )
 
 
 _current = None

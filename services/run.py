@@ -207,7 +207,8 @@ def children(env, state):
 
         def redis_server(**popen):
             # Also writes <state>/redis.url, where every command of the project finds it.
-            return embedded_redis.start_for_run(state, redis_port, **popen)[0]
+            fsync = "always" if config.durability == "always" else "everysec"
+            return embedded_redis.start_for_run(state, redis_port, appendfsync=fsync, **popen)[0]
 
         found.append(Child("redis", redis_server))
     metrics_dir = state / "metrics"  # the API's processes share their metrics here

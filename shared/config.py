@@ -35,6 +35,17 @@ class Config:
     rate_limit_streams: int = 200
     upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
+    rate_limit_players: str = "30/hour"  # guest players made per client address
+    # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
+    player_issuers: str = ""
+    # When an append is acknowledged (docs/operations.md, "Durable acknowledgements"):
+    # "always" (Redis fsyncs before it replies: make run's embedded Redis is started so;
+    # set appendfsync always on your own), "everysec" (it fsyncs every second), or
+    # "replica" (WAIT for DURABILITY_REPLICAS replicas, at most DURABILITY_TIMEOUT_MS,
+    # then refuse).
+    durability: str = "always"
+    durability_replicas: int = 1
+    durability_timeout_ms: int = 1000
     # Origins browsers may call the API from (comma-separated, or "*"); "" keeps CORS off.
     cors_origins: str = ""
     # What `make run` (services/run.py) starts, where it listens and keeps its state.
@@ -89,7 +100,7 @@ class Config:
             queue_url=env.get("QUEUE_URL") or redis_url,
             token_secret=env.get("TOKEN_SECRET") or None,
             redis_cluster=_flag(env.get("REDIS_CLUSTER")),
-            feed_partitions=int(env.get("FEED_PARTITIONS", "4")),
+            feed_partitions=int(env.get("FEED_PARTITIONS") or cls.feed_partitions),
             key_prefix=env.get("KEY_PREFIX", ""),
             redis_url_from=redis_url_from,
             waiting_expires_after=int(
@@ -105,6 +116,13 @@ class Config:
             rate_limit_streams=int(env.get("RATE_LIMIT_STREAMS") or cls.rate_limit_streams),
             upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
+            rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
+            player_issuers=env.get("PLAYER_ISSUERS", ""),
+            durability=_durability(env.get("DURABILITY") or cls.durability),
+            durability_replicas=int(env.get("DURABILITY_REPLICAS") or cls.durability_replicas),
+            durability_timeout_ms=int(
+                env.get("DURABILITY_TIMEOUT_MS") or cls.durability_timeout_ms
+            ),
             cors_origins=env.get("CORS_ORIGINS", ""),
             port=int(env.get("PORT") or cls.port),
             projectors=int(env.get("PROJECTORS") or cls.projectors),
@@ -140,6 +158,16 @@ class Config:
             ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
             ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
         )
+
+
+DURABILITY = ("everysec", "always", "replica")
+
+
+def _durability(raw):
+    mode = raw.strip().lower()
+    if mode not in DURABILITY:
+        raise ValueError(f"DURABILITY is one of {', '.join(DURABILITY)}: {raw!r}")
+    return mode
 
 
 def _flag(raw):

@@ -60,6 +60,55 @@ class Keys:
         hash tag {feed}, so one XREADGROUP can follow them all on a Redis Cluster."""
         return f"{self.prefix}{{feed}}:{partition}"
 
+    def _player(self, player_id, name):
+        return f"{self.prefix}p:{{{player_id}}}:{name}"
+
+    def player_events(self, player_id):
+        """A player's stream: its facts (shared/players/events.py)."""
+        return self._player(player_id, "events")
+
+    def player(self, player_id):
+        """The fold of a player's stream, with its version (JSON)."""
+        return self._player(player_id, "player")
+
+    def player_generation(self, player_id):
+        """A player's token generation (-1 once erased): what a token check reads."""
+        return self._player(player_id, "generation")
+
+    def player_games(self, player_id):
+        """Hash of the player's games: game id -> its inbox entry (JSON), built by the
+        projector (services/projector/players.py)."""
+        return self._player(player_id, "games")
+
+    def player_inbox(self, player_id):
+        """Stream of the player's inbox items (your_turn, invited, ...), each entry id
+        `<inbox version>-0`."""
+        return self._player(player_id, "inbox")
+
+    def player_webhook(self, player_id):
+        """The player's webhook subscription {url, events, secret} (JSON)."""
+        return self._player(player_id, "webhook")
+
+    def player_channel(self, player_id):
+        """Pub/sub channel: "<inbox version>" each time the player's inbox changes."""
+        return f"{self.prefix}player-inbox:{player_id}"
+
+    @property
+    def player_channels(self):
+        """The pattern of every player's channel (an API process listens to them all)."""
+        return f"{self.prefix}player-inbox:*"
+
+    def player_events_pattern(self):
+        return f"{self.prefix}p:{{*}}:events"
+
+    def player_id_of(self, events_key):
+        key = events_key.decode() if isinstance(events_key, bytes) else events_key
+        return key[len(self.prefix) + 3 : key.index("}")]
+
+    def identity(self, digest):
+        """The player an app's identity (issuer and subject, digested) names."""
+        return f"{self.prefix}identity:{{{digest}}}"
+
     @property
     def lobby(self):
         """Sorted set of games waiting for players, scored by creation time."""

@@ -75,7 +75,13 @@ def _decision(current, event):
     if kind == table.STARTED and current["status"] == "waiting":
         return table.opening(current)
     if kind == table.CLAIMED:
-        return table.claim(current, event["seat"], event["name"])
+        return table.claim(current, event["seat"], event["name"], event.get("player"))
+    if kind == table.REMATCH:
+        return table.offer_rematch(current, event["game_id"])
+    if kind == table.ACCEPTED:
+        return table.accept(current, event["seat"], current["seats"][event["seat"]].get("player"))
+    if kind == table.DECLINED:
+        return table.decline(current, event["seat"], current["seats"][event["seat"]].get("player"))
     if kind == table.COMMANDED:
         return table.play(current, event["seat"], event["command"], event["by"])
     if kind == table.TIMED_OUT:
@@ -199,7 +205,7 @@ def fork(records, version, game_id, seats, seed, salt=""):
         "position": original["rules"],
     }
     opened = table.evolve(None, created)
-    if any(s["open"] for s in opened["seats"]):
+    if any(s["open"] or s.get("invited") for s in opened["seats"]):
         return [created]
     return [created, *table.opening(opened)]
 
@@ -218,6 +224,7 @@ def _decided_up_to(records, version):
         return True
     following, kind = records[version], records[version]["type"]  # the record of version + 1
     beginnings = (table.CLAIMED, table.COMMANDED, table.TIMED_OUT, table.FIRED, table.CANCELLED)
+    beginnings += (table.ACCEPTED, table.DECLINED, table.REMATCH)
     if kind in (*beginnings, table.PAUSED, table.EXPIRED):
         return True
     if kind == table.TAKEN_OVER:

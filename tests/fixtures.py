@@ -13,5 +13,6 @@ def build_deps(client, keys, queue_client=None):
         queue_url="redis://unused",
         token_secret="test-secret",
         key_prefix=keys.prefix,
+        durability="everysec",  # what the test servers run
     )
     return deps_module.build(config, client=client, queue_client=queue_client or client)

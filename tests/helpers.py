@@ -1,5 +1,7 @@
 """Small builders the tests share."""
 
+import random
+
 from shared import table
 from shared.games import alebrijes
 
@@ -49,3 +51,31 @@ class RecordingScheduler:
 
     def expire_game(self, game_id, version, reason):
         self.expiries.append((game_id, version, reason))
+
+
+def finished_log(game, options, seats=3, seed="fair", snapshots=None):
+    """A whole game of seeded random legal moves, as the events endpoint returns it.
+    `snapshots`, when given, receives the table after each command, by version."""
+    events = table.create(
+        "g1",
+        game,
+        [{"name": f"p{i}"} for i in range(seats)],
+        {"seed": seed, **options},
+        seed,
+        "salt",
+    )
+    current = table.fold((e, 1000 + v) for v, e in enumerate(events, start=1))
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if current["status"] == "finished":
+            break
+        seat = table.to_act(current)[0]
+        command = rng.choice(table.rules_of(current).legal(current["rules"], seat))
+        batch = table.play(current, seat, command)
+        first = len(events) + 1
+        current = table.fold(((e, 1000 + v) for v, e in enumerate(batch, start=first)), current)
+        events += batch
+        if snapshots is not None:
+            snapshots[len(events)] = current
+    assert current["status"] == "finished"
+    return [{**e, "version": v, "at": 1000 + v} for v, e in enumerate(events, start=1)]

@@ -9,7 +9,18 @@ from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from services.api import body, caching, client, cors, errors, fields, idempotency, limits, schemas
+from services.api import (
+    body,
+    caching,
+    client,
+    cors,
+    errors,
+    fields,
+    idempotency,
+    limits,
+    player_auth,
+    schemas,
+)
 from services.api.errors import ApiError
 from services.api.watch import Watcher
 from services.ops import web as ops_web
@@ -91,26 +102,36 @@ def create_app(deps=None, *, spec_only=False):
                         "type": "http",
                         "scheme": "bearer",
                         "description": "The token a seat got when it was created or claimed.",
-                    }
+                    },
+                    "playerToken": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "A player's token (POST /v1/players) or a JWT from "
+                        "an issuer the server trusts (PLAYER_ISSUERS).",
+                    },
                 }
             },
         },
     )
     app.extensions["tablestream"] = deps
     if deps is not None:
+        app.extensions["tablestream.player_auth"] = player_auth.build(deps)
         app.extensions["tablestream.watcher"] = Watcher(deps.redis, deps.keys.changes)
+        inboxes = Watcher(deps.redis, deps.keys.player_channels, pattern=True)
+        app.extensions["tablestream.inbox_watcher"] = inboxes
     api = TablestreamApi(app)
     for function in fields.ATTRIBUTE_FUNCTIONS:
         api.ma_plugin.converter.add_attribute_function(function)
     schemas.register_unions(api.spec)
 
-    from services.api import lobby, per_game, play, replays, stream, webhooks
+    from services.api import lobby, per_game, play, players, replays, stream, webhooks
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
     api.register_blueprint(stream.blp)
     api.register_blueprint(replays.blp)
     api.register_blueprint(webhooks.blp)
+    api.register_blueprint(players.blp)
     webhooks.document(api.spec)
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)
@@ -133,11 +154,10 @@ def create_app(deps=None, *, spec_only=False):
     app.register_error_handler(HTTPException, errors.handle_http_exception)
     app.register_error_handler(Exception, errors.handle_unexpected)
     if deps is not None:  # last, so outermost: the common view GET and POST skip Flask
-        from services.api import fast_command, fast_view
+        from services.api import fast_path
         from services.api.games import CONTRACTS
 
-        fast_command.install(app, deps, CONTRACTS)
-        fast_view.install(app, deps, CONTRACTS)
+        fast_path.install(app, deps, CONTRACTS)
     return app
 
 

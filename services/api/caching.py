@@ -16,6 +16,16 @@ from flask import request
 PER_SEAT = {"GameView", "View", "Commands", "Events", "EventStream"}
 PUBLIC = {"games.Games", "games.Game"}
 PUBLIC_MAX_AGE = 2
+# A seat's own answer, and a refusal on a seat's route, as this module leaves them.
+SEAT_ANSWER = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
+SEAT_REFUSAL = {"Vary": "Authorization", "Cache-Control": "no-store"}
+
+
+def per_seat(answered):
+    """The caching headers of an answer on a seat's route, [(name, value)]: its own
+    answer (`answered`) or a refusal. The routes' answers get them from `cache_headers`,
+    the fast path's (services/api/fast_path.py) from here."""
+    return list((SEAT_ANSWER if answered else SEAT_REFUSAL).items())
 
 
 def cache_headers(response):
@@ -27,7 +37,7 @@ def cache_headers(response):
     if endpoint.rpartition(".")[2] in PER_SEAT:
         if headers.get("Vary") != "Authorization":  # most answers here set it already
             response.vary.add("Authorization")
-        headers["Cache-Control"] = "private, no-cache" if answered else "no-store"
+        headers["Cache-Control"] = (SEAT_ANSWER if answered else SEAT_REFUSAL)["Cache-Control"]
     elif endpoint in PUBLIC and answered and req.method in ("GET", "HEAD"):
         headers.setdefault("Cache-Control", f"public, max-age={PUBLIC_MAX_AGE}")
     elif req.blueprint not in (None, "api-docs"):

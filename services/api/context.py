@@ -8,7 +8,7 @@ from flask import Response, current_app
 from services.api.errors import ApiError
 from shared import jsonutil
 from shared.games.base import RuleError
-from shared.store import VersionConflict
+from shared.store import NotReplicated, VersionConflict
 
 
 def deps():
@@ -31,3 +31,6 @@ def refused():
         raise ApiError(error.code, error.message) from None
     except VersionConflict as conflict:
         raise ApiError("version_conflict", str(conflict)) from None
+    except NotReplicated as short:
+        detail = f"{short}: not acknowledged; send it again (the same expected_version)"
+        raise ApiError("not_replicated", detail) from None

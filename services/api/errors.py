@@ -21,6 +21,11 @@ STATUS = {
     "not_found": 404,
     "unknown_game": 404,
     "unknown_seat": 404,
+    "unknown_player": 404,
+    "bad_name": 400,
+    "bad_cursor": 400,
+    "identity_linked": 409,
+    "not_invited": 409,
     "method_not_allowed": 405,
     "not_your_turn": 409,
     "version_conflict": 409,
@@ -42,6 +47,7 @@ STATUS = {
     "bad_version": 422,
     "rate_limited": 429,
     "internal_error": 500,
+    "not_replicated": 503,
 }
 
 _HTTP_CODES = {

@@ -2,8 +2,10 @@
 
 - Opening tables (creating, forking, uploading a log): RATE_LIMIT_CREATE per client
   address (flask-limiter).
-- Commands: RATE_LIMIT_COMMANDS per seat (flask-limiter); this also bounds how
-  often the seat on turn in Alien may shout a wrong CAPTURED!, which costs nothing.
+- Making guest players: RATE_LIMIT_PLAYERS per client address.
+- Commands: RATE_LIMIT_COMMANDS per seat (SeatLimits, in flask-limiter's storage);
+  this also bounds how often the seat on turn in Alien may shout a wrong CAPTURED!,
+  which costs nothing.
 - Uploaded logs: UPLOAD_QUOTA bytes stored per client address a day (UTC); a log
   answered as stored already costs nothing.
 - Open long-polls and event streams: at most RATE_LIMIT_STREAMS at once per client
@@ -15,13 +17,14 @@ Over a limit: 429 problem+json, code `rate_limited`, with Retry-After; nothing i
 written. RATE_LIMITS=off switches every limit off (benchmarks, load tests).
 """
 
+import functools
 import math
 import secrets
 import time
 from contextlib import contextmanager
 from urllib.parse import urlsplit
 
-from flask import current_app, request
+from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
 from flask_limiter.util import get_remote_address
@@ -32,13 +35,14 @@ from redis import RedisCluster
 from redis.exceptions import ConnectionError, NoScriptError, TimeoutError
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from services.api import auth, context
 from services.api.errors import ApiError, problem
 from services.ops import metrics
-from shared import tokens
 from shared.link import pooled_call
 
 # The endpoints that open tables (POST): a creation, a fork, an uploaded log.
 CREATE = ("games.Games", "replays.Fork", "replays.Upload")
+PLAYERS = ("players.Players",)  # making a guest player (POST)
 COMMANDS = ".Commands"  # endpoints that take commands: play's and each game's typed one
 
 # KEYS[1] the address's leases; ARGV: now (ms), lease deadline (ms), lease id, cap,
@@ -91,16 +95,19 @@ def install(app, deps):
     create = limiter.shared_limit(
         config.rate_limit_create, "create", key_func=get_remote_address, methods=["POST"]
     )
-    commands = limiter.shared_limit(
-        config.rate_limit_commands, "commands", key_func=_seat, methods=["POST"]
+    seat_limits = SeatLimits(limiter, config)
+    players = limiter.shared_limit(
+        config.rate_limit_players, "players", key_func=get_remote_address, methods=["POST"]
     )
     for endpoint, view in list(app.view_functions.items()):
         if endpoint in CREATE:
             app.view_functions[endpoint] = create(view)
+        elif endpoint in PLAYERS:
+            app.view_functions[endpoint] = players(view)
         elif endpoint.endswith(COMMANDS):
-            app.view_functions[endpoint] = commands(view)
+            app.view_functions[endpoint] = seat_limits.counted(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
-    app.extensions["tablestream.seat_limits"] = SeatLimits(limiter, config)
+    app.extensions["tablestream.seat_limits"] = seat_limits
     leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
     app.extensions["tablestream.leases"] = leases
     app.extensions["tablestream.upload_quota"] = UploadQuota(deps, config.upload_quota)
@@ -116,17 +123,6 @@ def _storage(config, client):
         netloc = urlsplit(config.redis_url).netloc if config.redis_cluster else None
         return f"redis+cluster://{netloc or f'{node.host}:{node.port}'}", {}
     return config.redis_url, {"connection_pool": client.connection_pool}
-
-
-def _seat():
-    """A command's limit counts per seat: the game and seat its token names once
-    verified (so "1" and "01" are one seat). A request with no genuine token counts
-    per address (it is refused as unauthorized anyway)."""
-    token = request.headers.get("Authorization", "").partition(" ")[2].strip()
-    held = tokens.verify(current_app.extensions["tablestream"].service.secret, token)
-    if held is None:
-        return f"address:{get_remote_address()}"
-    return f"seat:{held[0]}:{held[1]}"
 
 
 def _refused(limiter, error):
@@ -145,9 +141,11 @@ def refusal(description, reset):
 
 
 class SeatLimits:
-    """The commands' per-seat limit as flask-limiter counts it (the same counters, in
-    the same order, stopping at the first breached), for a command answered before
-    Flask (services/api/fast_command.py)."""
+    """The commands' per-seat limit: the one count of a seat's commands, for the
+    command routes (`counted`) and the fast path (services/api/fast_path.py) alike. It
+    counts in flask-limiter's storage, with its fixed windows, keys and log lines: a
+    seat's counter is "seat:<game id>:<seat>", the game and seat its token names once
+    verified (so one seat has one counter, however its token is sent)."""
 
     def __init__(self, limiter, config):
         self.limiter = limiter
@@ -161,6 +159,31 @@ class SeatLimits:
             self.storage = storage
             self._hits = storage.storage.register_script(_HITS)
             self.expiries = [x for i in self.items for x in (i.get_expiry(), i.amount)]
+
+    def counted(self, view):
+        """`view`, a command route, counting each command of a seat's token first (a
+        request without a valid seat token is the route's to refuse, uncounted)."""
+
+        @functools.wraps(view)
+        def counted(*args, **kwargs):
+            game_id = kwargs.get("game_id")
+            try:
+                seat = auth.seat_of(game_id, context.deps().service.secret, required=True)
+            except ApiError:
+                seat = None
+            if seat is not None:
+                self.count(game_id, seat, {})
+            return view(*args, **kwargs)
+
+        return counted
+
+    def count(self, game_id, seat, log_extra):
+        """Count one command of `seat` in `game_id`; ApiError rate_limited (with its
+        Retry-After) when that breaches a limit."""
+        refused = self.breached(game_id, seat, log_extra)
+        if refused:
+            detail, headers = refused
+            raise ApiError("rate_limited", detail, headers=headers)
 
     def breached(self, game_id, seat, log_extra):
         """None when the seat may send one more command now (counted); else the 429's

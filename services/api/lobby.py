@@ -1,17 +1,20 @@
 """/v1/games: open a table, list the games waiting for players, a game's public
-summary, cancelling a waiting game; a seat: claiming, resigning, returning."""
+summary, cancelling a waiting game; a seat: claiming, accepting or declining an
+invitation, resigning, returning."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from services.api import schemas, webhook_schemas
+from services.api import players, schemas, webhook_schemas
 from services.api.apidoc import POSTED, errors
-from services.api.auth import holder_of, seat_token_for
+from services.api.auth import bearer, holder_of, players_seat, seat_of, seat_token_for
 from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.webhooks import game_webhook
 from services.game.service import new_game_id
 from shared import jsonutil, table, tokens
+from shared.players import naming
+from shared.players import tokens as player_tokens
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Tables and seats")
 
@@ -57,12 +60,16 @@ class Games(MethodView):
     )
     def post(self, body):
         """Open a table. Human seats get a bearer token each; the game starts when no
-        seat is open. With options.webhook, the answer holds the webhook's secret."""
+        seat is open and every invited player has accepted. A seat `{"player": "me"}`
+        is the caller's player (a player token as the bearer); `{"player": "<id>"}`
+        invites that player. With options.webhook, the answer holds the webhook's
+        secret."""
         d = deps()
         options = {k: v for k, v in body["options"].items() if v is not None}
+        seats = players_seats(d, body["seats"])
         webhook, game_id = options.pop("webhook", None), new_game_id()
         with refused(), game_webhook(d, game_id, webhook) as registered:
-            created = d.service.create(body["game"], body["seats"], options, game_id=game_id)
+            created = d.service.create(body["game"], seats, options, game_id=game_id)
         if registered is not None:
             created["webhook"] = registered
         return json_response(created, 201)
@@ -81,7 +88,7 @@ class Game(MethodView):
             return json_response(raw)
         with refused():  # not projected yet, or expired: answer from the stream itself
             version, current = d.service.load(game_id, fresh=True)
-        return json_response(table.summary(current, version))
+        return json_response(table.summary(d.player_names.named(current), version))
 
 
 @blp.route("/<game_id>/seats/<int:seat>")
@@ -89,12 +96,75 @@ class Seat(MethodView):
     @blp.arguments(schemas.ClaimSeat, error_status_code=400, example={"name": "bea"})
     @blp.response(200, schemas.Claimed)
     @errors(blp, 404, *POSTED)
-    @blp.doc(operationId="claimSeat", security=PUBLIC)
+    @blp.doc(operationId="claimSeat", security=[{"playerToken": []}, {}])
     def post(self, body, game_id, seat):
-        """Claim an open seat: returns its bearer token."""
+        """Claim an open seat, by a name or, with a player's token, as that player:
+        returns the seat's bearer token (a player's own token acts for it too)."""
+        token = bearer()
+        player = players.me() if token and players.player_auth().claims_player(token) else None
+        if player is None and not body.get("name"):
+            raise ApiError("bad_request", "claim a seat with a name, or with a player's token")
         with refused():
-            claimed = deps().service.claim(game_id, seat, body["name"])
+            claimed = deps().service.claim(game_id, seat, body.get("name"), player)
         return json_response(claimed)
+
+
+@blp.route("/<game_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(200, schemas.Created)
+    @errors(blp, 401, 403, 404, *POSTED)
+    @blp.doc(operationId="rematch", security=[{"seatToken": []}, {"playerToken": []}])
+    def post(self, game_id):
+        """The rematch of a finished game (a seat's token, or the player's): the same
+        game, options and seats with a new seed; players stay players (every other
+        player's seat is an invitation), bots stay bots, named seats get new tokens
+        here. The old game's log records `rematch_offered`; asking again answers the
+        same new game."""
+        d = deps()
+        token = bearer()
+        player = None
+        if token and players.player_auth().claims_player(token):
+            player = players.me()
+            players_seat(game_id, player)  # 403 when it holds no seat there
+        else:
+            seat_of(game_id, d.service.secret, required=True)
+        with refused():
+            _, old = d.service.load(game_id)
+            held = naming.player_ids(old)
+            found = d.players.loaded_many(held)
+            erased = {p for p, folded in found.items() if folded is None or folded["erased"]}
+            answer = d.service.rematch(game_id, player, erased)
+        for seat in answer["seats"]:
+            if seat.get("player"):
+                seat["name"] = d.player_names.names([seat["player"]]).get(seat["player"])
+        return json_response(answer)
+
+
+@blp.route("/<game_id>/seats/<int:seat>/accept")
+class Accept(MethodView):
+    @blp.response(200, schemas.Claimed)
+    @errors(blp, 401, 404, *POSTED)
+    @blp.doc(operationId="acceptSeat", security=[{"playerToken": []}])
+    def post(self, game_id, seat):
+        """Accept the invitation to this seat (the invited player's token): returns
+        the seat's token; the game starts once every seat is taken."""
+        player = players.me()
+        with refused():
+            return json_response(deps().service.accept(game_id, seat, player))
+
+
+@blp.route("/<game_id>/seats/<int:seat>/decline")
+class Decline(MethodView):
+    @blp.response(200, schemas.Changed)
+    @errors(blp, 401, 404, *POSTED)
+    @blp.doc(operationId="declineSeat", security=[{"playerToken": []}])
+    def post(self, game_id, seat):
+        """Decline the invitation to this seat (the invited player's token): the seat
+        is open for anyone to claim."""
+        player = players.me()
+        with refused():
+            version, _, _ = deps().service.decline(game_id, seat, player)
+        return json_response({"version": version})
 
 
 @blp.route("/<game_id>/cancel")
@@ -139,3 +209,29 @@ def _by_holder(game_id, seat, change):
     with refused():
         version, _, _ = change(game_id, seat)
     return json_response({"version": version})
+
+
+def players_seats(d, seats):
+    """The seats with each player's seat resolved: "me" to the caller's player (its
+    token required), another id to an invitation of that player (who must exist)."""
+    if not any(spec.get("player") for spec in seats):
+        return seats
+    mine = players.me() if any(spec.get("player") == "me" for spec in seats) else None
+    invited = {spec["player"] for spec in seats if spec.get("player") not in (None, "me")}
+    for player_id in invited:
+        if not player_tokens.valid_id(player_id):
+            raise ApiError("unknown_player", f"no player {player_id!r}")
+    found = d.players.loaded_many(invited)
+    for player_id, player in found.items():
+        if player is None or player["erased"]:
+            raise ApiError("unknown_player", f"no player {player_id!r}")
+    resolved = []
+    for spec in seats:
+        player = spec.get("player")
+        if player is None:
+            resolved.append(spec)
+        elif player in ("me", mine):
+            resolved.append({**spec, "player": mine})
+        else:
+            resolved.append({**spec, "invited": True})
+    return resolved

@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 from marshmallow import ValidationError
 
-from services.api import hangups, replays, schemas
+from services.api import caching, hangups, replays, schemas
 from services.api.apidoc import doc_only, errors, query_doc
 from services.api.auth import seat_of
 from services.api.body import parsed as parsed_body
@@ -26,7 +26,7 @@ blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a
 
 BEARER = [{"seatToken": []}, {}]
 # A seat's answers share one URL with every other seat's: caches must keep them apart.
-PRIVATE = {"Cache-Control": "private, no-cache", "Vary": "Authorization"}
+PRIVATE = caching.SEAT_ANSWER  # a seat's own answer (caching.py decides)
 OVER = ("finished", "cancelled")
 # One instance for every request: webargs would build a Schema per request from a class.
 VIEW_QUERY = schemas.ViewQuery()
@@ -95,7 +95,7 @@ def view_answer(game_id, query, game=None):
         with watcher().watching(game_id, after) as waiter:
             raw = stored_view(d, game_id, seat)
             view = _of_kind(jsonutil.loads(raw), game_id, game)
-            if view["version"] <= after and view["status"] not in OVER:
+            if waits(view, after):
                 # A stored view is written with the checkpoint's version (the projector's
                 # write script), so its version is the projected one; one answered from
                 # the stream is at least as new. Either says whether to wait.
@@ -107,15 +107,32 @@ def view_answer(game_id, query, game=None):
                     return Response(status=304, headers=PRIVATE)
                 raw = stored_view(d, game_id, seat)
                 view = jsonutil.loads(raw)
-    etag = f'"{view["version"]}"'
+    headers = view_headers(view["version"])
     if request.if_none_match.contains_weak(str(view["version"])):
-        return Response(status=304, headers={**PRIVATE, "ETag": etag})
-    return json_response(raw, headers={**PRIVATE, "ETag": etag})
+        return Response(status=304, headers=headers)
+    return json_response(raw, headers=headers)
+
+
+def view_headers(version):
+    """The headers of a seat's view at `version`: its ETag and what caches may keep (the
+    route's and the fast path's answer)."""
+    return {**PRIVATE, "ETag": f'"{version}"'}
+
+
+def waits(view, after):
+    """Whether a read of `view` with `?after=` waits for a newer one (a long-poll) rather
+    than answer now: it is not newer than `after`, and the game goes on."""
+    return after is not None and view["version"] <= after and view["status"] not in OVER
+
+
+def of_kind(view, game):
+    """Whether `view` is of the kind of game `game` names (None: any game)."""
+    return game is None or view["game"] == game
 
 
 def _of_kind(view, game_id, game):
     """`view`, unless `game` names another kind of game than the view's."""
-    if game is not None and view["game"] != game:
+    if not of_kind(view, game):
         raise ApiError("unknown_game", f"{game_id} is a game of {view['game']}, not {game}")
     return view
 
@@ -132,7 +149,7 @@ def stored_view(d, game_id, seat):
         version, current = d.service.load(game_id, fresh=True)
     if seat is not None and seat >= len(current["seats"]):
         raise ApiError("forbidden", "the token's seat is not in this game")
-    return jsonutil.dumps(table.view(current, version, seat))
+    return jsonutil.dumps(table.view(d.player_names.named(current), version, seat))
 
 
 def projected(d, game_id):
@@ -182,7 +199,7 @@ def command_answer(game_id, game=None):
 
 def moved(d, game_id, seat, body, game=None):
     """Apply `body`, a JSON object read from the request, as `seat`'s command: the
-    answer's value (services/api/fast_command.py answers with it too). Raises ApiError."""
+    answer's value (services/api/fast_path.py answers with it too). Raises ApiError."""
     if not isinstance(body.get("type"), str):
         raise ApiError("bad_request", 'a command is a JSON object with a "type"')
     with refused():
@@ -196,7 +213,7 @@ def moved(d, game_id, seat, body, game=None):
         "game": after["game"],
         "version": version,
         "events": [event_as_seen(after, r, seat) for r in records],
-        "view": table.view(after, version, seat),
+        "view": table.view(d.player_names.named(after), version, seat),
     }
 
 

@@ -17,6 +17,7 @@ from services.api.errors import ApiError
 from services.api.games import CONTRACTS
 from services.game import replays
 from shared import jsonutil, replay
+from shared.players import naming
 
 blp = Blueprint("replays", __name__, url_prefix="/v1", description="Replays, imports, forks")
 
@@ -100,6 +101,9 @@ class Replay(MethodView):
         answer = replay.view_at(records, at, seat)
         if seat == replay.EVERYONE:
             answer["seat"] = None
+        names = deps().player_names.of(current)
+        for shown in [answer["view"], *(answer["everyone"] or [])]:
+            naming.name_seats(shown, names)
         return json_response(answer, headers=FINISHED)
 
 

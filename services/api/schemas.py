@@ -39,6 +39,14 @@ class SeatSpec(Schema):
         },
     )
     open = Flag(metadata={"description": "A seat left for someone to claim."})
+    player = fields.String(
+        validate=validate.Length(min=1, max=64),
+        metadata={
+            "description": '"me": the seat is the creator\'s player (its player token as '
+            "the bearer); a player's id: an invitation, the seat reserved for that player "
+            "until it accepts (the game starts once every seat is taken and accepted)."
+        },
+    )
     reaction_seconds = Seconds(
         validate=validate.Range(min=0, max=MAX_WAIT),
         metadata={
@@ -49,9 +57,13 @@ class SeatSpec(Schema):
 
     @validates_schema
     def one_kind(self, data, **kwargs):
-        named, bot, open_seat = (data.get(k) for k in ("name", "bot", "open"))
-        if (open_seat and (named or bot)) or not (named or bot or open_seat):
-            raise ValidationError("a seat is {name}, {bot} (with an optional name) or {open: true}")
+        named, bot, open_seat, player = (data.get(k) for k in ("name", "bot", "open", "player"))
+        if player and (named or bot or open_seat):
+            raise ValidationError("a player's seat is {player} alone: the name is the player's")
+        if (open_seat and (named or bot)) or not (named or bot or open_seat or player):
+            raise ValidationError(
+                "a seat is {name}, {bot} (with an optional name), {open: true} or {player}"
+            )
         if data.get("think_ms") is not None and not bot:
             raise ValidationError("think_ms is for a bot's seat", "think_ms")
 
@@ -193,7 +205,10 @@ class Created(Schema):
 
 
 class ClaimSeat(Schema):
-    name = Text(required=True, validate=NAME)
+    name = Text(
+        validate=NAME,
+        metadata={"description": "Who takes the seat; left out with a player's token."},
+    )
 
 
 class Claimed(Schema):

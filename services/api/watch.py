@@ -19,9 +19,15 @@ CHECK_EVERY = 1.0  # seconds between looks at whether a waiting client went away
 
 
 class Watcher:
-    def __init__(self, redis, channel):
+    """Waiters on games, woken by the projector's "<game_id> <version>" messages on
+    `channel`. With `pattern` (a channel name ending in "*"), waiters on the keys the
+    pattern's star stands for (players' ids), woken by "<version>" messages on each
+    key's own channel: the players' inboxes (keys.player_channel)."""
+
+    def __init__(self, redis, channel, pattern=False):
         self.redis = redis
         self.channel = channel
+        self.pattern = pattern
         self._waiters = {}  # game_id -> {_Waiter}
         self._followers = {}  # game_id -> {callback(version)}: WebSocket subscriptions
         self._lock = threading.Lock()
@@ -104,7 +110,10 @@ class Watcher:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                pubsub.subscribe(self.channel)
+                if self.pattern:
+                    pubsub.psubscribe(self.channel)
+                else:
+                    pubsub.subscribe(self.channel)
                 # Moves made while we were not subscribed: let every waiter look again.
                 self._wake_everyone()
                 if lost_since is not None:
@@ -114,6 +123,9 @@ class Watcher:
                     if message["type"] == "message":
                         game_id, _, version = message["data"].decode().partition(" ")
                         self._wake(game_id, int(version))
+                    elif message["type"] == "pmessage":
+                        key = message["channel"].decode()[len(self.channel) - 1 :]
+                        self._wake(key, int(message["data"]))
             except redis.ConnectionError as error:
                 # Redis restarting, or this process ending: a line once it has lasted
                 # QUIET_FOR seconds, not a traceback a second.

@@ -16,16 +16,17 @@ import secrets
 import time
 
 from services.game.service import new_game_id
-from shared import jsonutil, replay, table
+from shared import jsonutil, replay, table, upcast
 from shared.games.base import RuleError
 from shared.store import FEED_MAXLEN
 
-# KEYS[1] the new game's stream; ARGV pairs: an event's JSON, its time. Writes nothing
-# when the stream exists.
+# KEYS[1] the new game's stream; ARGV pairs: an event's JSON, its time; last, the
+# events' schema (shared/upcast.py). Writes nothing when the stream exists.
 _WRITE_LOG = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-for i = 1, #ARGV, 2 do
-  redis.call('XADD', KEYS[1], ((i + 1) / 2) .. '-0', 'e', ARGV[i], 't', ARGV[i + 1])
+local schema = ARGV[#ARGV]
+for i = 1, #ARGV - 1, 2 do
+  redis.call('XADD', KEYS[1], ((i + 1) / 2) .. '-0', 'e', ARGV[i], 't', ARGV[i + 1], 's', schema)
 end
 return 1
 """
@@ -127,6 +128,7 @@ def _write(store, game_id, events, times):
     args = []
     for event, at in zip(events, times, strict=True):
         args += [jsonutil.dumps(event), at]
+    args.append(upcast.SCHEMA)
     script = store.redis.register_script(_WRITE_LOG)
     if not script(keys=[store.keys.events(game_id)], args=args):
         raise RuleError("bad_log", "a game with this id exists; send the log again")

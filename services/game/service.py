@@ -57,16 +57,51 @@ class GameService:
         }
 
     def _seat_credentials(self, game_id, seat):
-        human = seat["bot"] is None and not seat["open"]
+        # An invited seat's token is the invitee's, given when it accepts.
+        human = seat["bot"] is None and not seat["open"] and not seat.get("invited")
         return {
             **seat,
             "token": tokens.issue(self.secret, game_id, seat["seat"]) if human else None,
         }
 
-    def claim(self, game_id, seat, name):
-        """Take an open seat; returns the version and the seat's token."""
-        version, _, _ = self._write(game_id, lambda t: table.claim(t, seat, name))
+    def claim(self, game_id, seat, name, player=None):
+        """Take an open seat, by a name or as a player (its id); returns the version and
+        the seat's token."""
+        version, _, _ = self._write(game_id, lambda t: table.claim(t, seat, name, player))
         return {"version": version, "seat": seat, "token": tokens.issue(self.secret, game_id, seat)}
+
+    def rematch(self, game_id, player=None, erased=()):
+        """The rematch of a finished game, opened the first time a seat asks (the old
+        game's log records `rematch_offered`), the same game every time after. Its
+        seats: `player` (the one asking, if a player) seated, every other player
+        invited (one in `erased` leaves an open seat), bots as bots, named seats with
+        new tokens. Returns the new game as a creation answers it (tokens only for the
+        named seats: players act with their own tokens)."""
+        new_id = new_game_id()
+        _, records, old = self._write(game_id, lambda t: table.offer_rematch(t, new_id))
+        rematch_id = old["rematch"]
+        if records:  # this request offered it: open it
+            seats = table.rematch_seats(old, player, erased)
+            self.create(old["game"], seats, table.rematch_options(old), game_id=rematch_id)
+        version, current = self.load(rematch_id, fresh=not records)
+        return {
+            "id": rematch_id,
+            "version": version,
+            "creator_token": tokens.issue(self.secret, rematch_id, tokens.CREATOR),
+            "seats": [
+                {**seat, "token": _named_token(self.secret, rematch_id, seat)}
+                for seat in table.public_seats(current)
+            ],
+        }
+
+    def accept(self, game_id, seat, player):
+        """An invited player takes its seat; returns the version and the seat's token."""
+        version, _, _ = self._write(game_id, lambda t: table.accept(t, seat, player))
+        return {"version": version, "seat": seat, "token": tokens.issue(self.secret, game_id, seat)}
+
+    def decline(self, game_id, seat, player):
+        """An invited player turns its seat down: the seat is open."""
+        return self._write(game_id, lambda t: table.decline(t, seat, player))
 
     def command(self, game_id, seat, command, expected_version=None, by="holder"):
         """Apply one seat's command, sent by its holder or its bot. Returns (version,
@@ -187,6 +222,10 @@ class GameService:
         self._remember(game_id, version, current)
         return version, current
 
+    def cached(self, game_id):
+        """(version, table) of a game as this process last had it, or None: no Redis."""
+        return self._cache.get(game_id)
+
     def _remember(self, game_id, version, current):
         self._cache[game_id] = (version, current)
         self._cache.move_to_end(game_id)
@@ -195,6 +234,13 @@ class GameService:
 
     def _now_ms(self):
         return int(self.clock() * 1000)
+
+
+def _named_token(secret, game_id, seat):
+    """A named seat's token (not a bot's, an open seat's or a player's)."""
+    if seat["bot"] is not None or seat["open"] or seat.get("player"):
+        return None
+    return tokens.issue(secret, game_id, seat["seat"])
 
 
 def new_game_id():

@@ -64,7 +64,7 @@ def request_id_of(given):
 
 def answered(method, path, full_path, route, game_id, request_id, status, seconds):
     """Count an answer in the request metrics and write its access line (one place for
-    Flask's answers and services/api/fast_view.py's)."""
+    Flask's answers and services/api/fast_path.py's)."""
     metrics.request_answered(method, route, status, seconds)
     level = logging.DEBUG if path in QUIET else logging.INFO
     duration_ms = round(seconds * 1000, 2)

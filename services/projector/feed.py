@@ -5,10 +5,14 @@ with the read of the next batch (read ahead): a projector kept busy by the feed 
 two round trips a batch. What a dead projector left unacknowledged is claimed.
 """
 
+import logging
+
 from redis.exceptions import ResponseError
 
 from shared.keys import GROUP
 from shared.link import Batch, stream_reads
+
+log = logging.getLogger(__name__)
 
 
 class Feed:
@@ -79,6 +83,17 @@ class Feed:
         if named:
             p.project_many(named, acks)
             self.read_ahead = acks.ahead
+        renamed = [
+            fields[b"g"].decode()
+            for _, entries in batches
+            for _, fields in entries
+            if fields and fields.get(b"names")
+        ]
+        if renamed:  # a player renamed or erased: its games' read models again
+            try:
+                p.players.refresh(renamed, p.writer)
+            except Exception:  # the notification is acknowledged: the next move names them
+                log.exception("could not name the players of %d games again", len(renamed))
         if not acks.sent:  # nothing was written, or the writes' round trip failed
             pipe = self.redis.pipeline(transaction=False)
             acks.queue(pipe)

@@ -13,6 +13,7 @@ from redis.exceptions import NoScriptError
 
 from shared import checkpoint, jsonutil, table
 from shared.link import Batch
+from shared.players import naming
 
 # KEYS[1] the checkpoint, KEYS[2..] read models, then (a game over) the keys that only
 # expire; ARGV[1] version, ARGV[2] the table, ARGV[3] the channel that tells the API
@@ -40,16 +41,22 @@ def read_models(current, version):
     return {"summary": table.summary(current, version), **table.views(current, version, seats)}
 
 
-def documents(current, version):
-    """The checkpoint's table and each read model, as the JSON the write stores."""
-    docs = {name: jsonutil.dumps(doc) for name, doc in read_models(current, version).items()}
+def documents(current, version, names=None):
+    """The checkpoint's table and each read model, as the JSON the write stores; the
+    read models show the players seated as `names` names them ({player id: name}),
+    the checkpoint's table only their ids."""
+    shown = current if names is None else naming.named(current, names)
+    docs = {name: jsonutil.dumps(doc) for name, doc in read_models(shown, version).items()}
     return jsonutil.dumps(current), docs
 
 
 def fold(tail, was_table):
     """(the table after `tail`, its documents): the tail's events are read by nobody
-    after this, so the fold may keep them."""
+    after this, so the fold may keep them. A table that seats players has no documents
+    yet (None): they are made once the batch's players' names are read (players.py)."""
     current = table.fold(tail.pairs, was_table, copy_events=False)
+    if naming.player_ids(current):
+        return current, None
     return current, documents(current, tail.version)
 
 
@@ -78,11 +85,11 @@ class Writer:
         args = [version, checkpoint_table, self.keys.changes, told, expires_at or 0]
         return keys, [*args, *models.values()]
 
-    def save(self, game_id, current, version):
+    def save(self, game_id, current, version, names=None):
         """Write one game's read models and checkpoint, unless the stored checkpoint is
         as new already (no expiry: it does not know when the game ended). True when
         written."""
-        keys, args = self.args(game_id, version, documents(current, version))
+        keys, args = self.args(game_id, version, documents(current, version, names))
         return self.script(keys=keys, args=args) == 1
 
     def write(self, writes, link=None, acks=None, waits_on=None):

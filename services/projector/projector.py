@@ -33,11 +33,13 @@ from services.projector import indexes, models
 from services.projector import rebuild as rebuilding
 from services.projector.feed import Feed
 from services.projector.known import Known, KnownGames
+from services.projector.players import PlayerModels
 from services.projector.retention import OVER, Retention
 from services.projector.sweep import Expiry, Sweep
 from services.projector.waits import Waits
 from shared import checkpoint, jsonutil, table
 from shared.link import Batch, Link
+from shared.players import naming
 from shared.store import Tail
 
 log = logging.getLogger(__name__)
@@ -70,6 +72,7 @@ class Projector:
         self.consumer_gone_ms = CONSUMER_GONE_MS
         self.claim_every = CLAIM_EVERY
         self.writer = models.Writer(self.redis, self.keys, self.retention)
+        self.players = PlayerModels(self.redis, self.keys)  # inboxes, players' names
         self.waits = Waits(scheduler, notifier)
         # The feed's reads, the tails and the writes: on a connection of its own, without
         # redis-py's layers (shared/link.py). A cluster keeps redis-py's path.
@@ -142,7 +145,12 @@ class Projector:
                 self.known.forget(game_id)
                 results[game_id] = error
         # A rebuild's "lag" is the game's age, not a projection's delay: not observed.
+        self.players.render_named(folded)  # the games seating players: named now
         saved = self._save_all(folded, results, acks, lagged=rebuilding_ is None)
+        try:
+            self.players.after_save(saved, tell=rebuilding_ is None)
+        except Exception:  # the inboxes catch up at the game's next projection
+            log.exception("could not update the inboxes of %d games", len(saved))
         try:
             indexes.update(self.redis, self.keys, self.known, saved, self.sweep_ms)
         except Exception:  # written, but not indexed: touch the indexes next time
@@ -209,7 +217,8 @@ class Projector:
     def _save(self, game_id, current, version):
         """Write one game's read models and checkpoint unless the stored ones are as
         new (`models.Writer.save`). True when written."""
-        return self.writer.save(game_id, current, version)
+        names = self.players.names(naming.player_ids(current))
+        return self.writer.save(game_id, current, version, names)
 
     def _save_all(self, folded, results, acks=None, lagged=True):
         """Write every folded game (one round trip, or one a game on a cluster), and

@@ -41,6 +41,7 @@ def forget_read_models(projector):
     for key in [*indexes, *map(keys.checkpoint, game_ids)]:
         pipe.delete(key)  # one key a command: they live on different cluster slots
     pipe.execute()
+    projector.players.forget_read_models()
     projector.known.clear()
     return game_ids
 

@@ -6,10 +6,12 @@ TIMED_OUT, TAKEN_OVER, RETURNED = "timed_out", "seat_taken_over", "seat_returned
 CANCELLED, COMMANDED, FIRED = "game_cancelled", "commanded", "timer_fired"
 PAUSED = "webhook_paused"
 EXPIRED = "game_expired"
+ACCEPTED, DECLINED = "seat_accepted", "seat_declined"  # a player's invitation answered
+REMATCH = "rematch_offered"  # a finished game's rematch: the new game's id
 # The events the table folds itself; every other event is the rules'.
 LIFECYCLE = frozenset(
     (CREATED, CLAIMED, STARTED, ENDED, TIMED_OUT, TAKEN_OVER, RETURNED)
-    + (CANCELLED, COMMANDED, FIRED, PAUSED, EXPIRED)
+    + (CANCELLED, COMMANDED, FIRED, PAUSED, EXPIRED, ACCEPTED, DECLINED, REMATCH)
 )
 # Lifecycle events that only record something: the table is as it was (a fold of a
 # table it made passes over them).

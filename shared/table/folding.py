@@ -4,10 +4,12 @@ the time of each event comes from its record, never from here."""
 from shared import fork
 from shared.games.common import clone
 from shared.table.events import (
+    ACCEPTED,
     CANCELLED,
     CLAIMED,
     COMMANDED,
     CREATED,
+    DECLINED,
     ENDED,
     EXPIRED,
     FIRED,
@@ -15,6 +17,7 @@ from shared.table.events import (
     LIFECYCLE,
     PAUSED,
     RECORDS,
+    REMATCH,
     RETURNED,
     STARTED,
     TAKEN_OVER,
@@ -32,7 +35,19 @@ def evolve(table, event, at=None):
     if kind == CREATED:
         return _created(event)
     if kind == CLAIMED:
-        table = _with_seat(table, event["seat"], name=event["name"], open=False)
+        if event.get("player") is not None:
+            table = _with_seat(table, event["seat"], open=False, player=event["player"])
+        else:
+            table = _with_seat(table, event["seat"], name=event["name"], open=False)
+    elif kind == REMATCH:
+        table = {**table, "rematch": event["game_id"]}
+    elif kind == ACCEPTED:
+        table = _with_seat(table, event["seat"], invited=False)
+    elif kind == DECLINED:
+        seats = list(table["seats"])
+        place = {k: v for k, v in seats[event["seat"]].items() if k not in ("player", "invited")}
+        seats[event["seat"]] = {**place, "open": True}
+        table = {**table, "seats": seats}
     elif kind == STARTED:
         config = {
             "players": len(table["seats"]),

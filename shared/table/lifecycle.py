@@ -8,15 +8,18 @@ import hashlib
 from shared import bots, games
 from shared.games.base import RuleError
 from shared.table.events import (
+    ACCEPTED,
     CANCELLED,
     CLAIMED,
     COMMANDED,
     CREATED,
+    DECLINED,
     ENDED,
     EXPIRED,
     EXPIRY_REASONS,
     FIRED,
     PAUSED,
+    REMATCH,
     RETURNED,
     STARTED,
     TAKEN_OVER,
@@ -36,7 +39,9 @@ REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can
 def create(game_id, game, seats, options, seed, salt=""):
     """The events that open a table: game_created, and the deal when no seat is open.
 
-    `seats` holds {"name": ...}, {"bot": "random"} or {"open": True} per seat; `options`
+    `seats` holds {"name": ...}, {"bot": "random"}, {"open": True} or {"player": <id>}
+    (with "invited": True, a seat reserved for that player until it accepts) per seat;
+    a player holds at most one seat of a game; `options`
     holds the game's options and the generic ones: seed (the creator's choice, else the
     `seed` the caller drew), deck (a fixed deck order), variant (the name of one of
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
@@ -78,6 +83,9 @@ def create(game_id, game, seats, options, seed, salt=""):
         "seed_salt": salt,
         "deck": deck,
     }
+    players = [seat["player"] for seat in created["seats"] if seat.get("player")]
+    if len(players) != len(set(players)):
+        raise RuleError("bad_request", "a player holds at most one seat of a game")
     table = evolve(None, created)
     return [created, *_start_when_full(table)]
 
@@ -137,20 +145,100 @@ def _seat(spec, game):
         raise RuleError("bad_request", "think_ms is for a bot's seat")
     if spec.get("open"):
         return {**seat, "open": True}
+    if spec.get("player"):
+        # A player's name is the player's (resolved when read), never in the game's log.
+        invited = bool(spec.get("invited"))
+        return {**seat, "name": None, "player": spec["player"], "invited": invited}
     if not spec.get("name"):
         raise RuleError("bad_request", "a seat is {'name': ...}, {'bot': ...} or {'open': true}")
     return seat
 
 
-def claim(table, seat, name):
-    """A player takes an open seat; the game starts when it was the last one."""
+def claim(table, seat, name, player=None):
+    """Someone takes an open seat: by a name, or a player (its id; its name is the
+    player's); the game starts when it was the last one."""
     if table["status"] != "waiting":
         raise RuleError("game_not_waiting", "this game is no longer waiting for players")
     _check_seat(table, seat)
     if not table["seats"][seat]["open"]:
         raise RuleError("seat_taken", f"seat {seat} is not open")
+    if player is not None and seat_of_player(table, player) is not None:
+        raise RuleError("seat_taken", "this player holds a seat of this game already")
     claimed = {"type": CLAIMED, "seat": seat, "name": name}
+    if player is not None:
+        claimed = {**claimed, "name": None, "player": player}
     return [claimed, *_start_when_full(evolve(table, claimed))]
+
+
+def seat_of_player(table, player):
+    """The seat `player` (an id) holds in this game, accepted or invited; None."""
+    for index, place in enumerate(table["seats"]):
+        if place.get("player") == player:
+            return index
+    return None
+
+
+def accept(table, seat, player):
+    """An invited player takes the seat reserved for it; the game starts when no seat
+    is open or reserved any more."""
+    _check_invited(table, seat, player)
+    accepted = {"type": ACCEPTED, "seat": seat}
+    return [accepted, *_start_when_full(evolve(table, accepted))]
+
+
+def decline(table, seat, player):
+    """An invited player turns the seat down: it is open for anyone to claim."""
+    _check_invited(table, seat, player)
+    return [{"type": DECLINED, "seat": seat}]
+
+
+def offer_rematch(table, game_id):
+    """A finished game's rematch is `game_id` (no events when one was offered already:
+    the table's `rematch` names it)."""
+    if table["status"] != "finished":
+        raise RuleError("game_not_finished", "only a finished game has a rematch")
+    if table.get("rematch") is not None:
+        return []
+    return [{"type": REMATCH, "game_id": game_id}]
+
+
+def rematch_seats(table, player=None, erased=()):
+    """The seats of a finished game's rematch: bots stay bots, a named seat keeps its
+    name, `player` (the one asking, if a player) keeps its seat, every other player's
+    seat is an invitation; the seat of a player in `erased` is open."""
+    seats = []
+    for place in table["seats"]:
+        holder = place.get("player")
+        if holder is not None:
+            if holder in erased:
+                seats.append({"open": True})
+            else:
+                seats.append({"player": holder, "invited": holder != player})
+        elif place["bot"] is not None and not (place["away"] or place["resigned"]):
+            seats.append({"bot": place["bot"], "name": place["name"]})
+        else:  # a human's seat (a bot may have played it at the end)
+            seats.append({"name": place["name"]})
+    return seats
+
+
+def rematch_options(table):
+    """The options of a finished game's rematch: its own and the generic ones, never
+    its seed or deck (a new shuffle)."""
+    return {
+        **table["options"],
+        "turn_seconds": table["turn_seconds"],
+        "zombie_after": table["zombie_after"],
+        "takeover_bot": takeover_bot(table),
+    }
+
+
+def _check_invited(table, seat, player):
+    if table["status"] != "waiting":
+        raise RuleError("game_not_waiting", "this game is no longer waiting for players")
+    _check_seat(table, seat)
+    place = table["seats"][seat]
+    if place.get("player") != player or not place.get("invited"):
+        raise RuleError("not_invited", f"seat {seat} holds no invitation for this player")
 
 
 def cancel(table):
@@ -175,7 +263,7 @@ def _check_seat(table, seat):
 
 
 def _start_when_full(table):
-    if any(s["open"] for s in table["seats"]):
+    if any(s["open"] or s.get("invited") for s in table["seats"]):
         return []
     return opening(table)
 

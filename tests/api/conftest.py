@@ -3,18 +3,10 @@
 import io
 import logging
 
-import fakeredis
 import pytest
 
 from services.api import create_app
 from services.ops import logs, web
-from services.projector.build import projector_of
-from tests.fixtures import build_deps
-
-
-@pytest.fixture
-def deps(keys):
-    return build_deps(fakeredis.FakeRedis(), keys)
 
 
 @pytest.fixture
@@ -25,11 +17,6 @@ def app(deps):
 @pytest.fixture
 def client(app):
     return app.test_client()
-
-
-@pytest.fixture
-def projector(deps):
-    return projector_of(deps, consumer="test")
 
 
 @pytest.fixture

@@ -211,3 +211,18 @@ def test_the_docs_page_loads_everything_from_this_server(client):
         assert link.startswith("/"), f"external URL in /docs: {link}"
         assert client.get(link).status_code == 200, link
     assert "http://" not in html and "https://" not in html
+
+
+def test_a_move_no_replica_acknowledged_is_a_503_to_send_again(client, deps, game, monkeypatch):
+    from shared.store import NotReplicated
+
+    game_id, tokens = game
+    seat, command = first_legal(client, game_id, tokens)
+
+    def short(*args, **kwargs):
+        raise NotReplicated(9, 1, 0)
+
+    monkeypatch.setattr(deps.store, "append", short)
+    answer = client.post(f"/v1/games/{game_id}/commands", json=command, headers=auth(tokens[seat]))
+    assert answer.status_code == 503 and answer.get_json()["code"] == "not_replicated"
+    assert "send it again" in answer.get_json()["detail"]

@@ -24,8 +24,8 @@ WAITING = {"game": "alebrijes", "seats": [{"name": "ana"}, {"open": True}]}
 
 
 @pytest.fixture
-def deps(any_redis, keys):
-    return build_deps(any_redis, keys)
+def deps_redis(any_redis):
+    return any_redis
 
 
 def from_address(address):
@@ -200,3 +200,13 @@ def test_a_refused_creation_is_not_kept_for_its_idempotency_key(deps):
     time.sleep(2.05)
     assert client.post("/v1/games", json=TABLE, headers=retry).status_code == 201
     assert len(deps.store.game_ids()) == 2
+
+
+def test_making_players_past_the_limit_is_429_and_makes_none(deps):
+    client = create_app_client(deps, rate_limit_players="2/minute")
+    for _ in range(2):
+        assert client.post("/v1/players", json={"name": "ana"}).status_code == 201
+    assert_rate_limited(client.post("/v1/players", json={"name": "ana"}), 60)
+    assert len(deps.players.player_ids()) == 2
+    other = client.post("/v1/players", json={"name": "bo"}, environ_base=from_address("10.0.0.2"))
+    assert other.status_code == 201  # per client address

@@ -6,12 +6,11 @@ import time
 import pytest
 
 from tests.api.helpers import auth
-from tests.fixtures import build_deps
 
 
 @pytest.fixture
-def deps(any_redis, keys):
-    return build_deps(any_redis, keys)
+def deps_redis(any_redis):
+    return any_redis
 
 
 def open_table(deps, projector, game="alebrijes"):

@@ -44,6 +44,7 @@ class Table:
     def __init__(self, browser):
         self.b = browser
         self.acted = 0
+        self.middle = None  # what the page showed at the middle screenshot
 
     def data(self, name):
         return self.b.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
@@ -353,12 +354,59 @@ def play_to_the_end(browser, game, shoot):
                 time.sleep(0.05)
                 continue
             player(t, notes)
-        except (StaleElementReferenceException, NoSuchElementException):
+        except (StaleElementReferenceException, NoSuchElementException, IndexError):
             continue  # a bot moved while we looked: look again, as a person would
         if t.acted >= MIDDLE and not shot_middle and not t.finished():
+            t.middle = what_the_page_shows(browser)
             shoot("middle")
             shot_middle = True
     return t, notes
+
+
+def what_the_page_shows(browser):
+    """The version drawn and every card's label, ours and the others', read at once."""
+    return browser.execute_script(
+        """const labels = (s) => [...document.querySelectorAll(s)]
+             .map((c) => c.getAttribute('aria-label'));
+           return {version: Number(document.body.dataset.version),
+                   me: labels('#board .me .card'), others: labels('#board .others .card')};"""
+    )
+
+
+SPELLS = {"W": "water", "F": "fire", "P": "plant", "L": "light", "S": "shadow"}
+
+
+def spell_words(code):
+    return SPELLS[code[0]] if code[0] in "LS" else f"{SPELLS[code[0]]} {code[1]}"
+
+
+def nothing_hidden_was_shown(stack, game, game_id, middle):
+    """The page at the middle showed only what our seat could see: checked against every
+    seat's view of that version, public now that the game is over."""
+    answer = stack.call("GET", f"/v1/games/{game_id}/replay?at={middle['version']}&everyone=true")
+    everyone = {view["seat"]: view["state"] for view in answer.json()["everyone"]}
+    if game == "alakablast":
+        # Our open cards, which Bea sees and we do not, are not named on our side; Bea's
+        # hidden cards (which only she sees) are backs, her open ones named.
+        ours = everyone[1]["hands"][0]
+        bea_sees, we_see = everyone[1]["hands"][1], everyone[0]["hands"][1]
+        assert len(middle["me"]) == len(ours)
+        for slot, label in zip(ours, middle["me"], strict=True):
+            if slot["open"]:
+                seen = label.partition("; told")[0]  # what we were told is ours to know
+                assert "cannot see it" in seen and spell_words(slot["spell"]) not in seen
+        for hidden, shown, label in zip(bea_sees, we_see, middle["others"], strict=True):
+            if hidden["open"]:
+                assert spell_words(shown["spell"]) in label
+            else:
+                assert label.endswith("hidden") and spell_words(hidden["spell"]) not in label
+    elif game == "alebrijes":  # Bea's hand is counted, never shown
+        assert everyone[1]["hand"] and middle["others"] == []
+    elif game == "alien":  # of Bea's cards, only her prison (public)
+        assert middle["others"] == [f"alien {c[1:]}" for c in everyone[0]["prisons"][1]]
+    else:  # of Bea's cards, only her top row (public)
+        row = everyone[0]["seats"][1]["top_row"] or []
+        assert middle["others"] == ["joker" if c == "X" else c for c in row]
 
 
 def replay_version(browser):
@@ -423,13 +471,60 @@ def test_a_game_played_by_selecting_cards_to_its_end(browser, stack, screenshots
     assert summary["status"] == "finished" and summary["game"] == game
     scores = summary["result"]["scores"]
     assert all(str(score) in result for score in scores), (scores, result)
-    # No command the page offered was refused; in Alien the bot may shout CAPTURED! just
-    # before our move arrives (a race at a real table too), and that refusal is shown.
-    refused = "#log .error" if game == "alien" else "#log .error, #log .refused"
-    errors = browser.find_elements(By.CSS_SELECTOR, refused)
-    assert not errors, [e.text for e in errors]
+    # No command the page offered on the view it showed was refused. When the bot moved
+    # first (Alien's CAPTURED! race, both duelists choosing at once), the page says so
+    # ("the table moved first", `.raced`): a race at a real table too.
+    errors = browser.find_elements(By.CSS_SELECTOR, "#log .error, #log .refused")
+    assert not errors, browser.find_element(By.ID, "log").text.splitlines()[:40]
     log = browser.find_element(By.ID, "log").text
     assert "Bea" in log and "{" not in log  # the moves in words, not JSON
+    nothing_hidden_was_shown(stack, game, game_id, t.middle)
     step_through_the_replay(browser)
     shoot("end")
     fork_here(browser, stack, game_id)
+
+
+def test_a_guest_finds_its_game_in_my_games_and_plays_on(browser, stack, screenshots, axe_source):
+    """Sign in as a guest, open a table, leave it after a move: "my games" lists it with
+    our turn first, and opening it from there sits us at it again."""
+    browser.get(f"{stack.base}/play/")
+    wait_for(browser, lambda b: body(b, "preset"))
+    name = browser.find_element(By.ID, "name")
+    name.clear()
+    name.send_keys("Cora")
+    browser.find_element(By.ID, "guest").click()
+    wait_for(browser, lambda b: "Signed in as Cora" in b.find_element(By.ID, "signed-in").text)
+    wait_for(browser, lambda b: b.find_element(By.ID, "my-games").is_displayed())
+    Select(browser.find_element(By.ID, "bots")).select_by_value("1")
+    browser.find_element(By.ID, "start").click()
+    wait_for(browser, lambda b: body(b, "version"), message=lambda: Table(browser).page())
+    game_id = browser.find_element(By.ID, "game-id").text
+    t = Table(browser)
+    wait_for(browser, lambda b: t.enabled("exchange"), message=t.page)
+    t.press("exchange")  # keep our hand; Bea exchanges, then we lead
+    assert "Cora" in browser.find_element(By.ID, "board").text
+    browser.find_element(By.ID, "again").click()
+    mine = f'#my-games-list li.mine button[data-game="{game_id}"]'
+
+    refreshed = [time.monotonic()]
+
+    def listed(b):  # the projector writes my games just after the move: look again
+        if b.find_elements(By.CSS_SELECTOR, mine):
+            return True
+        refresh = b.find_element(By.ID, "my-games-refresh")
+        if refresh.is_displayed() and time.monotonic() - refreshed[0] > 1:
+            refresh.click()
+            refreshed[0] = time.monotonic()
+        return False
+
+    wait_for(browser, listed, message=lambda: browser.find_element(By.ID, "my-games").text)
+    row = browser.find_element(By.CSS_SELECTOR, "#my-games-list li.mine").text
+    assert "alebrijes" in row and "Bea" in row and "your turn" in row, row
+    full_screenshot(browser, screenshots / f"guest-{browser.size}-my-games.png")
+    check_the_page(browser, axe_source)
+    browser.find_element(By.CSS_SELECTOR, mine).click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "game-id").text == game_id)
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#status .yours"))
+    browser.find_element(By.ID, "again").click()
+    browser.find_element(By.ID, "forget").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "guest").is_displayed())

@@ -225,6 +225,25 @@ def test_a_typescript_client_compiles_strict_and_plays_a_game(stack, tmp_path):
     assert len(summary["result"]["scores"]) == 3
 
 
+def test_a_typescript_client_plays_as_players(stack, tmp_path):
+    """Two guests, an invitation accepted, a game to its end with player tokens, the
+    inbox and games read, a deletion: typed by openapi-typescript, strict."""
+    tools = clients.node_tools()
+    clients.run([str(tools / "openapi-typescript"), str(clients.SPEC), "-o",
+                 str(tmp_path / "schema.d.ts")])  # fmt: skip
+    (tmp_path / "players.ts").write_text((clients.NODE_PROJECT / "players.ts").read_text())
+    (tmp_path / "package.json").write_text('{"type": "module"}')
+    (tmp_path / "node_modules").symlink_to(tools.parent)
+    clients.run([str(tools / "tsc"), "--strict", "--target", "es2022", "--module", "nodenext",
+                 "--moduleResolution", "nodenext", "--skipLibCheck", "--types", "node",
+                 "players.ts"], cwd=tmp_path)  # fmt: skip
+    out = clients.run([clients.need("node"), "players.js", stack.base], cwd=tmp_path)
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["moves"] > 5 and summary["finished"] and summary["rematch"]
+    assert summary["kinds"][:2] == ["invited", "game_started"] and "game_ended" in summary["kinds"]
+    assert summary["deleted"] == 204 and summary["name"] == "deleted player"
+
+
 def test_redocly_and_the_spec_validator_find_no_error():
     validate(yaml.safe_load(clients.SPEC.read_text()))
     tools = clients.node_tools()
@@ -232,3 +251,74 @@ def test_redocly_and_the_spec_validator_find_no_error():
     report = json.loads(out)
     errors = [p for p in report["problems"] if p["severity"] == "error"]
     assert errors == [], errors
+
+
+def test_openapi_python_client_plays_as_players(stack, generated):
+    """A guest signs up, invites another, who accepts; they play the game to its end
+    with their player tokens only, read their inboxes and games; one is deleted."""
+    from tablestream_client.api.games import accept_seat, create_game, rematch
+    from tablestream_client.api.play import get_view, send_command
+    from tablestream_client.api.players import (
+        create_player,
+        delete_me,
+        get_me,
+        get_my_games,
+        get_my_inbox,
+        get_player,
+    )
+    from tablestream_client.models import (
+        CreateGame,
+        CreateGameGame,
+        GetMyGamesStatus,
+        NewPlayer,
+        Options,
+        SeatSpec,
+    )
+
+    anyone = generated.Client(base_url=stack.base, raise_on_unexpected_status=True)
+    ana = create_player.sync(client=anyone, body=NewPlayer(name="ana typed"))
+    bea = create_player.sync(client=anyone, body=NewPlayer(name="bea typed"))
+    assert leftovers(ana) == [] and ana.token
+
+    def as_player(made):
+        return generated.AuthenticatedClient(
+            base_url=stack.base, token=made.token, raise_on_unexpected_status=True
+        )
+
+    players = [as_player(ana), as_player(bea)]
+    body = CreateGame(
+        game=CreateGameGame("alebrijes"),
+        seats=[SeatSpec(player="me"), SeatSpec(player=bea.id)],
+        options=Options.from_dict({"seed": 4, "rounds": 1}),
+    )
+    created = create_game.sync(client=players[0], body=body)
+    assert created.seats[1].invited and created.seats[1].token is None
+    accepted = accept_seat.sync(client=players[1], game_id=created.id, seat=1)
+    assert accepted.seat == 1
+    version = accepted.version
+    for _ in range(3000):
+        view = get_view.sync(client=anyone, game_id=created.id, after=version - 1, wait=10)
+        version = view.version
+        if view.status.value == "finished":
+            break
+        seat = view.to_act[0]
+        mine = get_view.sync(client=players[seat], game_id=created.id)
+        moved = send_command.sync(client=players[seat], game_id=created.id, body=mine.legal[0])
+        assert not hasattr(moved, "code"), moved.to_dict()
+        version = moved.version
+    assert view.status.value == "finished"
+    for client in players:
+        me = get_me.sync(client=client)
+        assert leftovers(me) == [] and me.guest
+        games = get_my_games.sync(client=client, status=GetMyGamesStatus("finished"))
+        assert [g.id for g in games.games] == [created.id] and leftovers(games) == []
+        inbox = get_my_inbox.sync(client=client)
+        assert leftovers(inbox) == [] and {"invited", "game_started"} & {
+            item.kind.value for item in inbox.items
+        }
+    offered = rematch.sync(client=players[0], game_id=created.id)
+    assert offered.id != created.id and offered.seats[1].invited and leftovers(offered) == []
+    assert rematch.sync(client=players[1], game_id=created.id).id == offered.id
+    deleted = delete_me.sync_detailed(client=players[0])
+    assert deleted.status_code == 204
+    assert get_player.sync(client=anyone, player_id=ana.id).name == "deleted player"

@@ -2,7 +2,8 @@
 
 Every indented block of README.md that starts with `curl` is run by bash, in order,
 with only what a reader substitutes changed: the server's address (the stack listens on
-a free port, not 8000), `ID` and `TOKEN` (from the creation's answer). Like a reader,
+a free port, not 8000), `ID` and `TOKEN` (from the creation's answer), `PLAYER` (the
+token of the player the README makes). Like a reader,
 the test lets the bots finish their turns between blocks, and before the replay
 examples plays the game to its end. Every answer must be a 2xx.
 """
@@ -76,18 +77,28 @@ def test_every_curl_example_of_the_readme_runs(stack, tmp_path):
     blocks = curl_blocks((ROOT / "README.md").read_text())
     assert len(blocks) >= 5 and "POST localhost:8000/v1/games " in blocks[0]
     address = stack.base.removeprefix("http://")
-    game_id = token = None
+    game_id = token = player = None
     version = 0
     for block in blocks:
         command = block.replace("localhost:8000", address)
         if game_id is not None:
             command = re.sub(r"/ID/", f"/{game_id}/", command)
             command = command.replace("Bearer TOKEN", f"Bearer {token}")
+        if player is not None:
+            command = command.replace("Bearer PLAYER", f"Bearer {player}")
             if any(path in command for path in AFTER_THE_END):
                 finish(stack, game_id, token)
         status, body = run(command, tmp_path)
         assert 200 <= status < 300, f"{block}\n-> {status} {body}"
-        answer = json.loads(body or (tmp_path / "game.json").read_text())
+        saved = tmp_path / "game.json"
+        answer = (
+            json.loads(body) if body else json.loads(saved.read_text()) if saved.exists() else {}
+        )
+        if "/v1/players " in command and "-X POST" in command:
+            player = answer["token"]
+            continue
+        if "/v1/players" in command or "Bearer PLAYER" in block:
+            continue  # the player's own game and inbox: the first game is still the one
         if game_id is None:
             game_id = answer["id"]
             token = answer["seats"][0]["token"]

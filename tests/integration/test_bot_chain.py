@@ -9,7 +9,7 @@ from services.game.service import GameService
 from services.projector.models import read_models
 from services.worker import chain, jobs
 from shared import bots, jsonutil, table
-from tests.integration.test_worker import run_until_quiet
+from tests.integration.helpers import run_until_quiet
 
 FOUR_BOTS = [{"bot": "random"}] * 4
 ONE_HUMAN = [{"name": "ana"}, *[{"bot": "random"}] * 3]

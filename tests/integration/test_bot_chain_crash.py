@@ -10,8 +10,7 @@ from services.projector.build import projector_of
 from services.worker import chain
 from shared import table
 from tests import processes
-from tests.integration.test_faults import all_finished, deps_of, projected
-from tests.integration.test_projector import all_read_models
+from tests.integration.helpers import all_finished, all_read_models, deps_of, projected
 
 pytestmark = pytest.mark.slow
 

@@ -10,43 +10,36 @@ import pytest
 from rq import SimpleWorker
 from rq.serializers import JSONSerializer
 
-from services import deps as deps_module
 from services.projector.build import projector_of
 from services.worker import jobs
 from shared import bots, jsonutil, table
 from shared.bots import ismcts
 from tests.bot_cases import CASE_PARAMS
-from tests.fixtures import build_deps
-from tests.integration.test_worker import run_until_quiet
+from tests.integration.helpers import run_until_quiet
 
 
 @pytest.fixture
-def redis_deps(real_redis, keys):
+def deps_redis(real_redis):
     """Deps on the real Redis server only."""
-    d = build_deps(real_redis, keys)
-    deps_module.install(d)
-    yield d
-    deps_module.install(None)
+    return real_redis
 
 
 @pytest.mark.parametrize("case", CASE_PARAMS)
-def test_greedy_and_ismcts_seats_play_a_game_to_its_end_through_rq(case, redis_deps):
+def test_greedy_and_ismcts_seats_play_a_game_to_its_end_through_rq(case, deps):
     seats = [
         {"bot": "greedy", "reaction_seconds": 0},
         {"bot": "ismcts", "think_ms": 20, "reaction_seconds": 0},
     ]
     with case.installed():
-        game_id = redis_deps.service.create(case.game, seats, {"seed": 5, **case.options})["id"]
-        run_until_quiet(redis_deps, projector_of(redis_deps, consumer="test"))
-    _, current = redis_deps.service.load(game_id, fresh=True)
+        game_id = deps.service.create(case.game, seats, {"seed": 5, **case.options})["id"]
+        run_until_quiet(deps, projector_of(deps, consumer="test"))
+    _, current = deps.service.load(game_id, fresh=True)
     assert current["status"] == "finished"
-    by_seat = [
-        r.event["seat"] for r in redis_deps.store.read(game_id) if r.event["type"] == "commanded"
-    ]
+    by_seat = [r.event["seat"] for r in deps.store.read(game_id) if r.event["type"] == "commanded"]
     assert {0, 1} <= set(by_seat)  # each level moved
 
 
-def test_a_bot_job_gives_the_bot_its_view_its_own_feed_and_its_budget(redis_deps, monkeypatch):
+def test_a_bot_job_gives_the_bot_its_view_its_own_feed_and_its_budget(deps, monkeypatch):
     from tests.standin_bots import installed_standin
 
     seen = []
@@ -59,17 +52,17 @@ def test_a_bot_job_gives_the_bot_its_view_its_own_feed_and_its_budget(redis_deps
     monkeypatch.setattr(bots, "choose", spy)
     seats = [{"name": "ana"}, {"bot": "ismcts", "think_ms": 25}]
     with installed_standin():
-        game_id = redis_deps.service.create("alebrijes", seats, {"seed": 3})["id"]
-        projector = projector_of(redis_deps, consumer="test")
+        game_id = deps.service.create("alebrijes", seats, {"seed": 3})["id"]
+        projector = projector_of(deps, consumer="test")
         projector.project(game_id)
-        redis_deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
+        deps.service.command(game_id, 0, {"type": "exchange", "cards": []})
         version = projector.project(game_id)
         assert jobs.play_bot_turn(game_id, 1, version) == "moved"
     ((level, view, feed, think_ms),) = seen
     assert (level, think_ms) == ("ismcts", 25)
-    assert view == jsonutil.loads(redis_deps.redis.get(redis_deps.keys.view(game_id, 1)))
-    _, current = redis_deps.service.load(game_id)
-    records = redis_deps.store.read(game_id, limit=version)
+    assert view == jsonutil.loads(deps.redis.get(deps.keys.view(game_id, 1)))
+    _, current = deps.service.load(game_id)
+    records = deps.store.read(game_id, limit=version)
     assert feed == [table.event_as_seen(current, r, 1) for r in records]
     dealt = next(e for e in feed if e["type"] == "dealt")
     assert dealt["hands"][0] is None
@@ -78,12 +71,12 @@ def test_a_bot_job_gives_the_bot_its_view_its_own_feed_and_its_budget(redis_deps
 
 
 def test_timers_go_on_their_own_queue_and_a_timers_worker_fires_them_past_a_busy_bot(
-    redis_deps,
+    deps,
 ):
     seats = [{"name": "ana"}, {"bot": "ismcts", "think_ms": 5000}]
-    game_id = redis_deps.service.create("alebrijes", seats, {"seed": 4, "turn_seconds": 1})["id"]
-    version = projector_of(redis_deps, consumer="test").project(game_id)
-    timers, bots_queue = redis_deps.timers, redis_deps.queue
+    game_id = deps.service.create("alebrijes", seats, {"seed": 4, "turn_seconds": 1})["id"]
+    version = projector_of(deps, consumer="test").project(game_id)
+    timers, bots_queue = deps.timers, deps.queue
     assert timers.name.endswith("timers") and bots_queue.name.endswith("bots")
     assert timers.scheduled_job_registry.get_job_ids() == [f"timer-{game_id}-0-{version}"]
     assert bots_queue.scheduled_job_registry.get_job_ids() == []
@@ -91,7 +84,7 @@ def test_timers_go_on_their_own_queue_and_a_timers_worker_fires_them_past_a_busy
     bots_queue.enqueue(jobs.play_bot_turn, game_id, 1, version, job_id="slow-bot")
     worker = SimpleWorker([timers], connection=timers.connection, serializer=JSONSerializer)
     deadline = time.monotonic() + 10
-    while not any(r.event["type"] == "timed_out" for r in redis_deps.store.read(game_id)):
+    while not any(r.event["type"] == "timed_out" for r in deps.store.read(game_id)):
         assert time.monotonic() < deadline, "the timer never fired"
         time.sleep(0.3)
         worker.work(burst=True, with_scheduler=True, logging_level="ERROR")
@@ -110,16 +103,16 @@ def test_the_worker_serves_the_queues_it_is_told_and_refuses_others():
 
 
 def test_a_bot_that_fails_plays_as_the_takeover_level_rather_than_stall_the_game(
-    redis_deps, monkeypatch, caplog
+    deps, monkeypatch, caplog
 ):
     def broken(view, feed, rng, think_ms=None, **kwargs):
         raise RuntimeError("a bug in the search")
 
     monkeypatch.setattr(ismcts, "search", broken)
     seats = [{"bot": "ismcts"}, {"name": "bo"}]
-    game_id = redis_deps.service.create("alebrijes", seats, {"seed": 6})["id"]
-    version = projector_of(redis_deps, consumer="test").project(game_id)
+    game_id = deps.service.create("alebrijes", seats, {"seed": 6})["id"]
+    version = projector_of(deps, consumer="test").project(game_id)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
-    assert redis_deps.store.version(game_id) > version
+    assert deps.store.version(game_id) > version
     assert "bot ismcts failed" in caplog.text and "a bug in the search" in caplog.text
     assert "greedy decides instead" in caplog.text  # the table's takeover_bot

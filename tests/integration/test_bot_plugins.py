@@ -10,20 +10,16 @@ import sys
 
 import pytest
 
-from services import deps as deps_module
+from services.projector.build import projector_of
 from services.worker import jobs
 from shared import bots, jsonutil, table
 from tests import bot_plugins
-from tests.integration.conftest import build_deps
 
 
 @pytest.fixture
-def redis_deps(real_redis, keys):
+def deps_redis(real_redis):
     """Deps on the real Redis server only."""
-    d = build_deps(real_redis, keys)
-    deps_module.install(d)
-    yield d
-    deps_module.install(None)
+    return real_redis
 
 
 @pytest.fixture
@@ -34,7 +30,7 @@ def plugins(tmp_path):
 
 def _first_turn(d, game_id):
     """(version, seat 0's view and feed) once the bot in seat 0 must move."""
-    version = d.projector(consumer="test").project(game_id)
+    version = projector_of(d, consumer="test").project(game_id)
     view = jsonutil.loads(d.redis.get(d.keys.view(game_id, 0)))
     _, current = d.service.load(game_id)
     feed = [table.event_as_seen(current, r, 0) for r in d.store.read(game_id, limit=version)]
@@ -49,12 +45,12 @@ def _commands_of(d, game_id, seat):
     ]
 
 
-def test_a_plugin_level_plays_a_seat_through_the_worker(redis_deps, plugins):
+def test_a_plugin_level_plays_a_seat_through_the_worker(deps, plugins):
     seats = [{"bot": "first"}, {"name": "bo"}]
-    game_id = redis_deps.service.create("alebrijes", seats, {"seed": 6})["id"]
-    version, view, _ = _first_turn(redis_deps, game_id)
+    game_id = deps.service.create("alebrijes", seats, {"seed": 6})["id"]
+    version, view, _ = _first_turn(deps, game_id)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
-    assert _commands_of(redis_deps, game_id, 0)[0] == view["legal"][0]
+    assert _commands_of(deps, game_id, 0)[0] == view["legal"][0]
 
 
 @pytest.mark.parametrize(
@@ -62,30 +58,34 @@ def test_a_plugin_level_plays_a_seat_through_the_worker(redis_deps, plugins):
     [("raises", "a bug in the plugin"), ("sleeps", "ms on alebrijes"), ("illegal", "not legal")],
 )
 def test_a_failing_plugin_is_replaced_by_the_takeover_level_for_that_decision(
-    redis_deps, plugins, caplog, level, logged
+    deps, plugins, caplog, level, logged
 ):
     seats = [{"bot": level}, {"name": "bo"}]
     options = {"seed": 6, "takeover_bot": "greedy"}
-    game_id = redis_deps.service.create("alebrijes", seats, options)["id"]
-    version, view, feed = _first_turn(redis_deps, game_id)
+    game_id = deps.service.create("alebrijes", seats, options)["id"]
+    version, view, feed = _first_turn(deps, game_id)
     rng = random.Random(f"bot-{game_id}-0-{version}")  # the chain's seed for this decision
     takeover = bots.choose("greedy", view, feed, rng)
     assert jobs.play_bot_turn(game_id, 0, version) == "moved"
-    assert _commands_of(redis_deps, game_id, 0)[0] == takeover
-    assert redis_deps.store.version(game_id) > version  # the game went on
+    assert _commands_of(deps, game_id, 0)[0] == takeover
+    assert deps.store.version(game_id) > version  # the game went on
     assert f"bot {level}" in caplog.text and logged in caplog.text
     assert "greedy decides instead" in caplog.text
 
 
 def _worker(tmp_path, **env):
+    """`python -m services.worker` with the test distribution in `tmp_path`. Its Redis
+    is a port nothing listens on: a worker that wrongly started would touch no Redis."""
     import os
 
+    env = {"PYTHONPATH": bot_plugins.python_path(tmp_path), **env}
+    env.update(REDIS_URL="redis://127.0.0.1:9/0", QUEUE_URL="redis://127.0.0.1:9/0")
     return subprocess.run(
         [sys.executable, "-m", "services.worker"],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "PYTHONPATH": bot_plugins.python_path(tmp_path), **env},
+        env={**os.environ, **env},
     )
 
 

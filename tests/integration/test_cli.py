@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from services import cli
 from services.api import openapi
 from tests.fixtures import build_deps
-from tests.unit.test_replay import finished_log
+from tests.helpers import finished_log
 
 
 def invoke(*args, env=None):
@@ -67,3 +67,22 @@ def test_rebuild_builds_every_read_model_again(redis_url, keys, real_redis):
 def test_bench_names_a_missing_benchmark():
     result = CliRunner().invoke(cli.cli, ["bench", "no_such_bench"])
     assert result.exit_code == 1 and "no benchmark" in result.output
+
+
+def test_backup_then_restore_under_another_prefix_rebuilds_and_verifies(
+    redis_url, keys, real_redis, tmp_path
+):
+    d = build_deps(real_redis, keys)
+    game_id = d.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], {"seed": 3})["id"]
+    path = tmp_path / "backup.jsonl"
+    env = {"REDIS_URL": redis_url, "KEY_PREFIX": keys.prefix, "TOKEN_SECRET": "test-secret"}
+    result = invoke("backup", str(path), env=env)
+    assert result.exit_code == 0 and "backed up 1 games" in result.output, result.output
+    elsewhere = {**env, "KEY_PREFIX": f"{keys.prefix}restored:"}
+    result = invoke("restore", str(path), env=elsewhere)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {"games": 1, "finished": 0, "problems": {}}
+    restored = real_redis.get(f"{keys.prefix}restored:g:{{{game_id}}}:summary")
+    assert json.loads(restored)["status"] == "active"
+    again = invoke("restore", str(path), env=elsewhere)
+    assert again.exit_code != 0

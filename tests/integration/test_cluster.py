@@ -9,17 +9,17 @@ from services import deps as deps_module
 from services.api import create_app
 from services.projector.build import projector_of
 from shared import jsonutil
-from tests.fixtures import build_deps
-from tests.integration.test_projector import all_read_models
-from tests.integration.test_worker import FOUR_BOTS, run_until_quiet
+from tests.integration.helpers import FOUR_BOTS, all_read_models, run_until_quiet
 
 
 @pytest.fixture
-def deps(cluster_redis, real_redis, keys):
-    d = build_deps(cluster_redis, keys, queue_client=real_redis)
-    deps_module.install(d)
-    yield d
-    deps_module.install(None)
+def deps_redis(cluster_redis):
+    return cluster_redis
+
+
+@pytest.fixture
+def deps_queue_redis(real_redis):
+    return real_redis
 
 
 def test_bots_play_a_whole_game_with_the_event_store_on_a_cluster(deps):

@@ -13,33 +13,18 @@ import time
 import pytest
 import redis
 
-from services import deps as deps_module
 from services.projector.build import projector_of
 from shared import table
-from shared.config import Config
 from tests import processes
 from tests.helpers import humans
-from tests.integration.test_projector import all_read_models
+from tests.integration.helpers import FOUR_BOTS, all_finished, all_read_models, deps_of, projected
 
 pytestmark = pytest.mark.slow
 
-FOUR_BOTS = [{"bot": "random"}] * 4
 QUICK_BOTS = [{"bot": "random", "reaction_seconds": 0.2}] * 3
 # Nobody plays these seats: each turn times out after a second, and after three
 # timeouts in a row a bot takes the seat over.
 ABSENT = {"turn_seconds": 1, "zombie_after": 3}
-
-
-def deps_of(stack):
-    config = Config(
-        redis_url=stack.url,
-        queue_url=stack.url,
-        token_secret="test-secret",
-        key_prefix=stack.keys.prefix,
-    )
-    # Fail fast while Redis is down: the humans' client retries on its own.
-    client = redis.Redis.from_url(stack.url, socket_timeout=2, socket_connect_timeout=2)
-    return deps_module.build(config, client=client)
 
 
 class Humans:
@@ -74,18 +59,6 @@ class Humans:
         _, records, _ = self.d.service.command(game_id, seat, command)
         self.acknowledged += [(game_id, r.version, r.event) for r in records]
         return True
-
-
-def all_finished(d, game_ids):
-    return all(d.service.load(g, fresh=True)[1]["status"] == "finished" for g in game_ids)
-
-
-def projected(d, game_ids):
-    versions = [d.redis.hget(d.keys.checkpoint(g), "version") for g in game_ids]
-    return all(
-        v is not None and int(v) == d.store.version(g)
-        for g, v in zip(game_ids, versions, strict=True)
-    )
 
 
 def test_sigkill_each_process_while_bots_humans_and_timers_play(tmp_path, keys):

@@ -13,53 +13,11 @@ from services.ops import metrics
 from services.projector import build, rebuild
 from services.projector.build import projector_of
 from services.projector.projector import Projector
-from shared import games, jsonutil, table
+from shared import games, table
 from shared.config import Config
 from tests.fixtures import build_deps
 from tests.helpers import RecordingScheduler, humans, legal_choices
-
-
-def stored(deps, key):
-    raw = deps.redis.get(key)
-    return None if raw is None else jsonutil.loads(raw)
-
-
-def move(deps, game_id, times=1):
-    for _ in range(times):
-        _, current = deps.service.load(game_id)
-        rules = table.rules_of(current)
-        seat = rules.to_act(current["rules"])[0]
-        deps.service.command(game_id, seat, rules.legal(current["rules"], seat)[0])
-
-
-def all_read_models(deps):
-    """Every key: its value and when it expires (`expires_at`)."""
-    found = {}
-    for key in deps.redis.scan_iter(match=f"{deps.keys.prefix}*"):
-        kind = deps.redis.type(key)
-        if kind == b"string":
-            found[key] = deps.redis.get(key)
-        elif kind == b"hash":
-            found[key] = deps.redis.hgetall(key)
-        elif key == deps.keys.live.encode():  # scored by when the sweep next looks
-            found[key] = set(deps.redis.zrange(key, 0, -1))
-        elif kind == b"zset":
-            found[key] = deps.redis.zrange(key, 0, -1)
-        elif kind == b"set":
-            found[key] = deps.redis.smembers(key)
-        if key in found:
-            found[key] = (found[key], expires_at(deps.redis, key))
-    return found
-
-
-def expires_at(client, key):
-    """When `key` expires (ms since the epoch; -1: never). A Redis before 7 (no
-    PEXPIRETIME) tells only whether it does (True, or -1)."""
-    try:
-        return client.pexpiretime(key)
-    except redis.RedisError:  # unknown to the server (or to a cluster client)
-        ttl = client.pttl(key)
-        return ttl > 0 or ttl
+from tests.integration.helpers import all_read_models, move, stored
 
 
 def test_each_seat_gets_a_view_with_only_its_own_hand(deps, projector):

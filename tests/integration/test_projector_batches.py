@@ -6,7 +6,7 @@ from services.projector.projector import Projector
 from services.webhooks.subscriptions import Subscriptions
 from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.test_projector import all_read_models, move, stored
+from tests.integration.helpers import all_read_models, move, published, stored
 
 OPEN = [{"name": "a"}, {"open": True}]
 
@@ -140,16 +140,6 @@ def test_the_active_webhooks_of_many_games_in_one_round_trip(deps):
     many = subscriptions.active_many(ids)
     assert many == {g: subscriptions.active(g) for g in ids}
     assert list(many[ids[0]]) == ["game"] and many[ids[1]] == {}
-
-
-def published(pubsub):
-    """The "views changed" messages a subscriber heard so far, as (game_id, version)."""
-    heard = []
-    while (message := pubsub.get_message(timeout=0.2)) is not None:
-        if message["type"] == "message":
-            game_id, version = message["data"].decode().split()
-            heard.append((game_id, int(version)))
-    return heard
 
 
 def test_the_write_tells_the_api_processes_only_when_it_writes(deps):

@@ -18,8 +18,8 @@ DAY_MS = 24 * 3600 * 1000
 
 
 @pytest.fixture
-def deps(real_redis, keys):
-    return build_deps(real_redis, keys)
+def deps_redis(real_redis):
+    return real_redis
 
 
 @pytest.fixture

@@ -10,13 +10,12 @@ from rq import Worker
 from services.ops.clock import LEASE_SECONDS, Clock
 from services.projector.build import projector_of
 from tests import processes
-from tests.fixtures import build_deps
 from tests.helpers import humans
 
 
 @pytest.fixture
-def real_deps(real_redis, keys):
-    return build_deps(real_redis, keys)
+def deps_redis(real_redis):
+    return real_redis
 
 
 def timed_out(deps, game_id):
@@ -24,9 +23,9 @@ def timed_out(deps, game_id):
 
 
 def test_a_pending_turn_timer_fires_within_10_s_of_a_restarted_worker(
-    real_deps, redis_url, keys, tmp_path
+    deps, redis_url, keys, tmp_path
 ):
-    d = real_deps
+    d = deps
     env = processes.service_env(redis_url, keys)
     first = processes.start("worker", env, tmp_path / "worker.log")
     try:
@@ -46,8 +45,8 @@ def test_a_pending_turn_timer_fires_within_10_s_of_a_restarted_worker(
         processes.stop(second)
 
 
-def test_one_clock_holds_a_queue_and_another_takes_over_when_its_lease_lapses(real_deps):
-    queue = real_deps.queue
+def test_one_clock_holds_a_queue_and_another_takes_over_when_its_lease_lapses(deps):
+    queue = deps.queue
     first, second = Clock([queue], lease=1), Clock([queue], lease=1)
     assert first.tick() == [queue.name]
     assert second.tick() == []  # held: the due jobs are moved by one clock only
@@ -57,8 +56,8 @@ def test_one_clock_holds_a_queue_and_another_takes_over_when_its_lease_lapses(re
     assert LEASE_SECONDS < 10
 
 
-def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(real_deps):
-    queue = real_deps.queue
+def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(deps):
+    queue = deps.queue
     first, second = Clock([queue]), Clock([queue])
     stop = first.start()
     # The first clock takes the lease (asking the second first could let it win the race
@@ -69,9 +68,9 @@ def test_a_clock_stopped_cleanly_gives_its_lease_up_at_once(real_deps):
     assert second.tick() == [queue.name]
 
 
-def test_the_clock_moves_a_due_job_onto_its_queue(real_deps):
-    queue = real_deps.timers
-    real_deps.scheduler.turn_timer("g1", 0, 5, int(time.time() * 1000) - 1)
+def test_the_clock_moves_a_due_job_onto_its_queue(deps):
+    queue = deps.timers
+    deps.scheduler.turn_timer("g1", 0, 5, int(time.time() * 1000) - 1)
     assert queue.count == 0 and queue.scheduled_job_registry.count == 1
     Clock([queue]).tick()
     assert queue.count == 1 and queue.scheduled_job_registry.count == 0

@@ -13,8 +13,7 @@ from shared.keys import GROUP
 from tests import processes
 from tests.fixtures import build_deps
 from tests.helpers import humans
-from tests.integration.test_projector import move
-from tests.integration.test_projector_batches import published
+from tests.integration.helpers import move, published
 
 
 def test_two_projectors_apply_every_event_once_and_tell_each_games_versions_in_order(

@@ -23,7 +23,6 @@ from services.webhooks.notifier import Notifier
 from services.webhooks.settings import Settings
 from shared import table, webhooks
 from shared.replay import table_at
-from tests.fixtures import build_deps
 from tests.webhook_receiver import Receiver
 
 
@@ -37,11 +36,8 @@ def hook_env(monkeypatch):
 
 
 @pytest.fixture
-def deps(real_redis, keys):
-    d = build_deps(real_redis, keys)
-    deps_module.install(d)
-    yield d
-    deps_module.install(None)
+def deps_redis(real_redis):
+    return real_redis
 
 
 @pytest.fixture

@@ -1,38 +1,14 @@
 """services/worker: bot turns as RQ jobs run by a real (non-forking) RQ worker, on
 fakeredis and on a real Redis server."""
 
-import time
-
 import pytest
-from rq import SimpleWorker
-from rq.serializers import JSONSerializer
 
-from services.ops.clock import Clock
 from services.worker import jobs
 from shared import bots, jsonutil
+from tests.integration.helpers import FOUR_BOTS, run_until_quiet
 
-FOUR_BOTS = [{"bot": "random"}] * 4
 # Bots that react at once: Alien's claims and stacks are scheduled after the delay.
 QUICK_BOTS = [{"bot": "random", "reaction_seconds": 0}] * 4
-
-
-def run_until_quiet(deps, projector, max_rounds=5000):
-    """Alternate projector and worker (with the worker's clock moving the jobs that
-    fall due, such as the bots' reactions) until the game is over or nothing is left
-    to do now."""
-    rq = deps.queue.connection
-    worker = SimpleWorker(deps.queues, connection=rq, serializer=JSONSerializer)
-    clock = Clock(deps.queues)
-    projector.join_group()
-    for _ in range(max_rounds):
-        handled = projector.poll(block_ms=1)
-        due = sum(rq.zcount(q.scheduled_job_registry.key, 0, time.time()) for q in deps.queues)
-        if not handled and not any(q.count for q in deps.queues) and not due:
-            return
-        if due:
-            clock.tick()
-        worker.work(burst=True, logging_level="ERROR")
-    raise AssertionError("the game did not settle")
 
 
 def test_four_random_bots_play_a_whole_game_through_rq(deps, projector):

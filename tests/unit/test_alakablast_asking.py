@@ -3,7 +3,7 @@
 import pytest
 
 import shared.games.alakablast as game
-from tests.unit.test_alakablast_helpers import after, given, play, refused, started, types
+from tests.alakablast_tables import after, given, play, refused, started, types
 
 # Seat 0 (Loretto) has an open plant 2 and water 2, seat 1 (Victor) an open light and
 # shadow, seat 2 an open fire 4 and fire 5.

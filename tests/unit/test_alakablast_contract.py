@@ -5,7 +5,7 @@ import json
 import pytest
 
 import shared.games.alakablast as game
-from tests.unit.test_alakablast_helpers import (
+from tests.alakablast_tables import (
     after,
     as_json,
     fixed_deck,

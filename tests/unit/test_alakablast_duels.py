@@ -4,7 +4,7 @@ import pytest
 
 import shared.games.alakablast as game
 from shared.games.alakablast.cards import GEM_TARGET, duel_outcome, sorted_spells
-from tests.unit.test_alakablast_helpers import (
+from tests.alakablast_tables import (
     after,
     cards_on_table,
     given,

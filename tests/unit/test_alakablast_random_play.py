@@ -8,7 +8,7 @@ import pytest
 
 import shared.games.alakablast as game
 from shared.games.alakablast.cards import GEM_TARGET, element, is_special, power, sorted_spells
-from tests.unit.test_alakablast_helpers import cards_on_table, fold, new_table
+from tests.alakablast_tables import cards_on_table, fold, new_table
 
 GAMES_PER_COUNT = 40
 STEP_BOUND = 1500  # far above any real game; a bug cannot hang the suite

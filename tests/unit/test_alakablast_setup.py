@@ -6,7 +6,7 @@ import pytest
 
 import shared.games.alakablast as game
 from shared.games.base import RuleError
-from tests.unit.test_alakablast_helpers import fixed_deck, new_table, spells, started, types
+from tests.alakablast_tables import fixed_deck, new_table, spells, started, types
 
 
 def test_the_deck_holds_49_spell_cards_with_the_rulebook_powers():

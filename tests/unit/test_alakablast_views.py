@@ -1,7 +1,7 @@
 """Alakablast: what each seat and a spectator may see, in views and in redacted events."""
 
 import shared.games.alakablast as game
-from tests.unit.test_alakablast_helpers import (
+from tests.alakablast_tables import (
     after,
     as_json,
     fixed_deck,

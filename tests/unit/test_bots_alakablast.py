@@ -10,8 +10,8 @@ import pytest
 import shared.games.alakablast as game
 from shared.bots.games import alakablast as bot
 from shared.bots.games.alakablast import beliefs, evaluation, play, sampling
-from tests.unit.test_alakablast_helpers import after, started
-from tests.unit.test_bots_alien import positions, seat_feed, seat_view
+from tests.alakablast_tables import after, started
+from tests.bot_positions import positions, seat_feed, seat_view
 
 
 def random_policy(view, rng):

@@ -45,6 +45,12 @@ def test_a_negative_retention_is_refused():
         Config.from_env({"FINISHED_READ_MODELS_TTL": "-1"})
 
 
+def test_players_settings_are_read_from_the_environment():
+    config = Config.from_env({"PLAYER_ISSUERS": "[]", "RATE_LIMIT_PLAYERS": "5/minute"})
+    assert config.player_issuers == "[]" and config.rate_limit_players == "5/minute"
+    assert Config.from_env({}).player_issuers == ""
+
+
 # --- every setting read through Config, and listed in the README ---
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,3 +131,17 @@ def test_the_settings_read_outside_the_api_are_read_from_the_environment():
     assert config.background_nice == 19  # at most
     assert config.webhook_allow_http and config.ready_queue_age == 2.5
     assert config.cors_origins == "*"
+
+
+def test_a_setting_left_empty_is_its_default(tmp_path):
+    read = {name for name, _ in _environment_reads(ROOT / "shared" / "config.py")}
+    unset = Config.from_env({"RUN_DIR": str(tmp_path)})
+    empty = Config.from_env({**{name: "" for name in read}, "RUN_DIR": str(tmp_path)})
+    assert empty == unset
+
+
+def test_durability_is_one_of_its_modes():
+    assert Config.from_env({}).durability == "always"
+    assert Config.from_env({"DURABILITY": "EverySec"}).durability == "everysec"
+    with pytest.raises(ValueError, match="DURABILITY"):
+        Config.from_env({"DURABILITY": "sometimes"})

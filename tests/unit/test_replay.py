@@ -9,6 +9,7 @@ import pytest
 from services import replay as replay_cli
 from shared import replay, table
 from shared.games.alien.scenarios import arrange_deck
+from tests.helpers import finished_log
 
 ALIEN_HANDS = [
     ["C12", "C38", "A5", "H1", "C57"],
@@ -16,34 +17,6 @@ ALIEN_HANDS = [
     ["A4", "A9", "C06", "C07", "C08"],
 ]
 GAMES = [("alebrijes", {"rounds": 1}), ("alien", {}), ("alakablast", {}), ("abluxxen", {})]
-
-
-def finished_log(game, options, seats=3, seed="fair", snapshots=None):
-    """A whole game of seeded random legal moves, as the events endpoint returns it.
-    `snapshots`, when given, receives the table after each command, by version."""
-    events = table.create(
-        "g1",
-        game,
-        [{"name": f"p{i}"} for i in range(seats)],
-        {"seed": seed, **options},
-        seed,
-        "salt",
-    )
-    current = table.fold((e, 1000 + v) for v, e in enumerate(events, start=1))
-    rng = random.Random(seed)
-    for _ in range(5000):
-        if current["status"] == "finished":
-            break
-        seat = table.to_act(current)[0]
-        command = rng.choice(table.rules_of(current).legal(current["rules"], seat))
-        batch = table.play(current, seat, command)
-        first = len(events) + 1
-        current = table.fold(((e, 1000 + v) for v, e in enumerate(batch, start=first)), current)
-        events += batch
-        if snapshots is not None:
-            snapshots[len(events)] = current
-    assert current["status"] == "finished"
-    return [{**e, "version": v, "at": 1000 + v} for v, e in enumerate(events, start=1)]
 
 
 def assert_not_decided(log):

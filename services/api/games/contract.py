@@ -79,6 +79,15 @@ class SeatRecord(Schema):
         allow_none=True,
         metadata={"description": "The ismcts bot's time per decision; null: the default."},
     )
+    player = fields.String(
+        metadata={
+            "description": "The id of the player holding the seat (GET /v1/players/{id}); "
+            "only on a player's seat, whose name is the player's name now."
+        }
+    )
+    invited = fields.Boolean(
+        metadata={"description": "A player's seat reserved for it, until it accepts."}
+    )
 
 
 # --- lifecycle events: the same in every game's log
@@ -144,7 +153,23 @@ class GameCreated(Event):
 class SeatClaimed(Event):
     type = tag(table.CLAIMED)
     seat = fields.Integer(required=True)
-    name = fields.String(required=True)
+    name = fields.String(required=True, allow_none=True, metadata={"description": "null: a player"})
+    player = fields.String(metadata={"description": "The player who claimed it."})
+
+
+class SeatAccepted(Event):
+    type = tag(table.ACCEPTED, "An invited player took the seat reserved for it.")
+    seat = fields.Integer(required=True)
+
+
+class RematchOffered(Event):
+    type = tag(table.REMATCH, "A seat asked this finished game's rematch: the new game.")
+    game_id = fields.String(required=True, metadata={"description": "The rematch's id."})
+
+
+class SeatDeclined(Event):
+    type = tag(table.DECLINED, "An invited player turned the seat down: it is open.")
+    seat = fields.Integer(required=True)
 
 
 class GameStarted(Event):
@@ -218,6 +243,9 @@ LIFECYCLE_EVENTS = {
         GameExpired,
         TimerFired,
         WebhookPaused,
+        SeatAccepted,
+        SeatDeclined,
+        RematchOffered,
     )
 }
 

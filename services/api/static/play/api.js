@@ -22,7 +22,10 @@ export async function api(method, path, { token, body } = {}) {
 export async function offered() {
   const spec = await api("GET", "/openapi.json");
   const schemas = spec.components.schemas;
-  return { games: schemas.CreateGame.properties.game.enum, bots: schemas.SeatSpec.properties.bot.enum };
+  // Bot levels can come from plugins, so the document lists no fixed set: the built-in
+  // ones are offered here (docs/bots.md).
+  const bots = schemas.SeatSpec.properties.bot.enum ?? ["random", "greedy", "ismcts"];
+  return { games: schemas.CreateGame.properties.game.enum, bots };
 }
 
 /** Send one command as the seat; the answer carries the seat's new view. */

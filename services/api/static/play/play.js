@@ -10,6 +10,7 @@ import { el } from "./cards.js";
 import { countdown } from "./countdown.js";
 import { follow } from "./live.js";
 import { logItem, serviceLine } from "./log.js";
+import * as players from "./players.js";
 
 const $ = (id) => document.getElementById(id);
 const modules = {}; // game name -> its table module, loaded on first use
@@ -49,10 +50,12 @@ function fill(select, values) {
   select.replaceChildren(...values.map((v) => new Option(v, v)));
 }
 
+// Seat 0 is ours: the signed-in player's, or a name's; bots in the others.
 function seatsWithBots(count) {
   const bot = $("bot").value;
   const bots = Array.from({ length: count }, (_, i) => ({ bot, name: BOT_NAMES[i] }));
-  return [{ name: $("name").value || "you" }, ...bots];
+  const me = players.current() ? { player: "me" } : { name: $("name").value || "you" };
+  return [me, ...bots];
 }
 
 async function start() {
@@ -61,24 +64,31 @@ async function start() {
     seats: seatsWithBots(Number($("bots").value)),
     options: JSON.parse($("options").value || "{}"),
   };
-  await sit(body.game, await api("POST", "/v1/games", { body }));
+  const token = players.current()?.token;
+  await sit(body.game, await api("POST", "/v1/games", { body, token }));
 }
 
-// Take seat 0 of a game just created (or forked) and follow it until it ends.
-async function sit(kind, created) {
-  Object.assign(table, { kind, id: created.id, token: created.seats[0].token, view: null,
+// Take seat 0 of a game just created (or forked), or `seat` of one of my games, and
+// follow it until it ends. A player's token acts for every seat the player holds.
+async function sit(kind, created, seat = 0) {
+  const token = created.seats?.[seat]?.token ?? players.current()?.token;
+  Object.assign(table, { kind, id: created.id, token, seat, view: null,
     logged: 0, selected: new Set(), choice: {}, basis: null, game: await gameModule(kind) });
   document.body.dataset.game = kind;
   $("title").textContent = table.game.title;
   $("game-id").textContent = created.id;
   $("log").replaceChildren();
   $("setup").hidden = true;
+  $("my-games").hidden = true;
   $("table").hidden = false;
   $("replay").hidden = true;
   $("result").hidden = true;
-  const id = created.id;
-  await follow({ kind, id }, table.token, (view, news) => show(view, news), () => id === table.id);
-  if (id === table.id) await openReplay();
+  // Each sitting is followed by its own updates only: leaving the table (or sitting at
+  // it again from my games) ends the old one's.
+  const sitting = (table.sitting = (table.sitting ?? 0) + 1);
+  const here = () => sitting === table.sitting;
+  await follow({ kind, id: created.id }, table.token, (view, news) => here() && show(view, news), here);
+  if (here()) await openReplay();
 }
 
 // Views arrive from the live updates and from our own commands: drawn one at a time,
@@ -92,7 +102,7 @@ function show(view, news = null) {
 // `news`: the events that came with the view (the WebSocket pushes them), or null: then
 // they are read here, after the last one logged.
 async function draw(view, news) {
-  if (table.view && view.version < table.view.version) return;
+  if (view.id !== table.id || (table.view && view.version < table.view.version)) return;
   const fresh = news ?? (await events(table.id, table.token, table.logged)).events;
   const name = names(view);
   for (const event of fresh.filter((e) => e.version > table.logged)) {
@@ -110,6 +120,7 @@ async function draw(view, news) {
 // nothing can drift from what the view says.
 function render() {
   const view = table.view;
+  const focus = focused();
   document.body.dataset.status = view.status;
   document.body.dataset.version = view.version;
   const ui = seatUi(view);
@@ -117,6 +128,26 @@ function render() {
   $("board").replaceChildren(table.game.board(view, ui));
   renderActions(view, ui);
   if (view.status === "finished") showResult(view, ui);
+  refocus(focus);
+}
+
+// A redraw replaces the cards and buttons: the keyboard's place is kept by the card's
+// key or the action's id, or moves to the first action, then the first card.
+function focused() {
+  const element = document.activeElement;
+  if (!element?.closest("#board, #actions")) return null;
+  return { key: element.dataset.key, action: element.dataset.action, name: element.name };
+}
+
+function refocus(focus) {
+  if (!focus) return;
+  const at = (selector) => document.querySelector(selector);
+  const target = (focus.key && at(`#board [data-key="${CSS.escape(focus.key)}"]`))
+    || (focus.action && at(`#actions [data-action="${CSS.escape(focus.action)}"]:not(:disabled)`))
+    || (focus.name && (at(`#actions [name="${CSS.escape(focus.name)}"]:checked`)
+      || at(`#actions [name="${CSS.escape(focus.name)}"]`)))
+    || at("#actions button:not(:disabled)") || at("#board button.card");
+  target?.focus({ preventScroll: true });
 }
 
 function seatUi(view) {
@@ -133,12 +164,10 @@ function seatUi(view) {
       else table.selected.add(key);
       table.choice = {};
       render();
-      document.querySelector(`#board [data-key="${CSS.escape(key)}"]`)?.focus();
     },
     choose: (name, value) => {
       table.choice[name] = value;
       render();
-      document.querySelector(`#actions [name="${name}"]`)?.focus();
     },
   };
 }
@@ -184,7 +213,8 @@ function renderActions(view, ui) {
     if (action.aria) button.setAttribute("aria-label", action.aria);
     row.append(button);
   }
-  bar.replaceChildren(...controls, row);
+  if (buttons.length || controls.length) bar.replaceChildren(...controls, row);
+  else bar.replaceChildren(); // nothing to do now: no bar over the table
   const reason = why || buttons.find((b) => !b.command && b.why)?.why || "";
   $("why").textContent = reason;
 }
@@ -194,16 +224,29 @@ async function send(body) {
   table.busy = true;
   document.body.dataset.busy = "1";
   let moved;
+  const seen = table.view.version;
   try {
     moved = await command(table, table.token, body);
   } catch (error) {
-    // Refused: in Alien's race someone may shout CAPTURED! first; the live updates
-    // bring the view as it is now.
-    report(error, error.code ? "refused" : "error");
+    if (!error.code) report(error);
+    else await refused(error, seen);
   }
   table.busy = false;
   delete document.body.dataset.busy;
   if (moved) await show(moved.view); // read-your-writes: no second request
+}
+
+// A refused command: when the game had moved past the view it was chosen on (Alien's
+// CAPTURED! race, a duelist choosing at the same moment), the table moved first and the
+// new view is drawn; otherwise the page offered what the rules refuse, and says so.
+async function refused(error, seen) {
+  const now = await api("GET", `/v1/${table.kind}/${table.id}/view`, { token: table.token }).catch(() => null);
+  if (now && now.version > seen) {
+    $("log").prepend(el("li", "raced", `The table moved first: ${error.message}`));
+    await show(now);
+  } else {
+    report(error, "refused");
+  }
 }
 
 function showResult(view, ui) {
@@ -227,7 +270,6 @@ async function openReplay() {
   $("replay-seat").value = String(table.seat);
   $("replay-export").href = `/v1/games/${table.id}/export`;
   $("replay").hidden = false;
-  $("again").hidden = false;
   await load(table.view.version);
 }
 
@@ -264,7 +306,8 @@ function step(by) {
 async function fork() {
   const bots = table.view.seats.length - 1;
   const body = { at: replay.version, seats: seatsWithBots(bots) };
-  await sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body }));
+  const token = players.current()?.token;
+  await sit(table.kind, await api("POST", `/v1/games/${table.id}/fork`, { body, token }));
 }
 
 function report(error, kind = "error") {
@@ -283,8 +326,53 @@ $("replay-seat").onchange = () => load(replay.version).catch(report);
 $("replay-fork").onclick = () => fork().catch(report);
 $("again").onclick = () => {
   table.id = null;
+  table.sitting = (table.sitting ?? 0) + 1; // stop following the table left
   Object.assign(document.body.dataset, { status: "", game: "" });
-  for (const id of ["table", "replay", "again"]) $(id).hidden = true;
+  for (const id of ["table", "replay"]) $(id).hidden = true;
   $("setup").hidden = false;
+  showPlayer().catch(report);
 };
+
+// --- the player: a guest signed in here, and my games (my turn first)
+
+async function showPlayer() {
+  const player = players.current();
+  $("signed-in").textContent = player ? `Signed in as ${player.name} (guest)` : "";
+  $("guest").hidden = Boolean(player);
+  $("forget").hidden = !player;
+  $("name").disabled = Boolean(player);
+  if (player) $("name").value = player.name;
+  if (!player) {
+    $("my-games").hidden = true;
+    return;
+  }
+  const { games } = await players.myGames(player);
+  const items = games.map((game) => {
+    const others = game.others.map((o) => o.name ?? "an open seat").join(", ");
+    const state = game.invited ? "invited" : game.my_turn ? "your turn"
+      : game.status === "finished" ? "finished" : game.status;
+    const open = el("button", "action", "Open");
+    open.type = "button";
+    open.dataset.game = game.id;
+    open.setAttribute("aria-label", `open ${game.game} with ${others}`);
+    open.onclick = () => sit(game.game, { id: game.id }, game.seat).catch(report);
+    return el("li", game.my_turn ? "mine" : "", el("strong", "", game.game), ` with ${others}`,
+      el("span", "badge", state),
+      game.my_turn && game.deadline ? countdown(game.deadline, "time left to act") : null, open);
+  });
+  $("my-games-list").replaceChildren(...(items.length ? items : [el("li", "", "No games yet.")]));
+  $("my-games").hidden = false;
+}
+
+$("guest").onclick = async () => {
+  await players.signInAsGuest($("name").value || "guest").catch(report);
+  await showPlayer().catch(report);
+};
+$("my-games-refresh").onclick = () => showPlayer().catch(report);
+$("forget").onclick = () => {
+  players.forget();
+  $("my-games").hidden = true;
+  showPlayer().catch(report);
+};
+showPlayer().catch(report);
 setUp().catch(report);

@@ -176,10 +176,12 @@ export function line(event, name, me) {
     case "discarded":
       return `${who} discarded their row.`;
     case "drew": {
-      const display = event.display.length ? `${event.display.map(cardLabel).join(", ")} from the display` : "";
-      const pile = event.pile_count ? `${event.pile_count} from the pile` : "";
+      // "took the 3 from the display": a card's number never reads as a count.
+      const one = event.display.length === 1 ? "the " : "";
+      const display = event.display.length ? `took ${one}${event.display.map(cardLabel).join(", ")} from the display` : "";
       const mine = event.seat === me && event.pile?.length ? ` (${event.pile.map(cardLabel).join(", ")})` : "";
-      return `${who} drew ${[display, pile].filter(Boolean).join(" and ") || "nothing"}${mine}.`;
+      const pile = event.pile_count ? `drew ${event.pile_count} from the pile${mine}` : "";
+      return `${who} ${[display, pile].filter(Boolean).join(" and ") || "drew nothing"}.`;
     }
     case "turn":
       return `${who}'s turn.`;

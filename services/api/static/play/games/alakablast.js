@@ -79,9 +79,13 @@ function cardAt(view, ui, seat, pos) {
     label = `${mineCard ? "your" : `${view.seats[seat].name}'s`} ${where}: ${spellLabel(slot.spell)}` +
       (slot.open ? (mineCard ? "" : ", open") : ", hidden, only you see it");
     if (!slot.open && mineCard) note = "hidden";
-  } else if (slot.open) {
+  } else if (slot.open && mineCard) {
     picture = { index: "", symbol: "?", tone: "unknown" };
     label = `your ${where}: open, you cannot see it${note ? `; told: ${note}` : "; told nothing yet"}`;
+  } else if (slot.open) { // a spectator's view: open cards are for the players
+    picture = null;
+    label = `${view.seats[seat].name}'s ${where}: open${note ? `; told: ${note}` : ""}`;
+    note = note || "open";
   } else {
     picture = null;
     label = `${view.seats[seat].name}'s ${where}: hidden`;
@@ -130,7 +134,8 @@ function mine(view, ui) {
   const hand = view.state.hands[me].map((_, pos) => cardAt(view, ui, me, pos));
   return el("section", `me${view.to_act.includes(me) ? " acting" : ""}`,
     el("h3", "", `${ui.name(me)} (you) · `, gems(view, me)), cardRow(hand, "your cards"),
-    el("p", "muted", "? cards are open: the others see them, you know only what you were told."));
+    view.state.phase === "over" ? null
+      : el("p", "muted", "? cards are open: the others see them, you know only what you were told."));
 }
 
 export function privateCards(state) {
@@ -225,7 +230,7 @@ export function line(event, name, me) {
       return `${who} told ${event.target === me ? "you" : name(event.target)}: the ${where} card${event.cards.length > 1 ? "s are" : " is"} ${clue}.`;
     }
     case "duel_declared":
-      return `${who} challenged ${name(event.rival)} to a ${event.kind} duel.`;
+      return `${who} challenged ${name(event.rival)} to ${event.kind === "element" ? "an element" : "a power"} duel.`;
     case "card_chosen":
       return `${who} chose a card.`;
     case "duel_revealed":

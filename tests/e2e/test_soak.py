@@ -1,0 +1,25 @@
+"""The soak, five minutes of it (bench/soak.py): `make run`'s stack under REST players,
+bot games and a turn timer while a process of it is SIGKILLed every minute. No
+acknowledged move is lost, no answer is a 5xx, memory stays within 10% of the first
+minute's and the last minute's POST p99 within twice the first's."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_five_minutes_of_load_and_chaos_lose_nothing():
+    command = [sys.executable, "-m", "bench.soak", "--minutes", "5", "--json"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    verdict = json.loads(done.stdout.strip().splitlines()[-1])
+    assert verdict["acknowledged_moves"] > 100 and len(verdict["kills"]) >= 4, verdict
+    assert verdict["lost"] == 0 and verdict["5xx"] == 0, verdict
+    assert verdict["memory_growth"] < 0.10, verdict
+    assert verdict["p99_last_ms"] <= 2 * verdict["p99_first_ms"], verdict
