@@ -85,6 +85,8 @@ class Config:
     # this long on a client that does not read closes it as a slow consumer.
     ws_ping_seconds: float = 25.0
     ws_send_seconds: float = 10.0
+    # Rate games that seat bots (the bots' ratings stay fixed): shared/ratings/fold.py.
+    rate_bot_games: bool = False
 
     @classmethod
     def from_env(cls, env=None):
@@ -157,6 +159,7 @@ class Config:
             ),
             ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
             ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
+            rate_bot_games=_flag(env.get("RATE_BOT_GAMES")),
         )
 
 

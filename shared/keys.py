@@ -109,6 +109,36 @@ class Keys:
         """The player an app's identity (issuer and subject, digested) names."""
         return f"{self.prefix}identity:{{{digest}}}"
 
+    def _ratings(self, game, name):
+        # One hash tag a game: a cluster spreads the games' boards over its nodes.
+        return f"{self.prefix}r:{{{game}}}:{name}"
+
+    def rating_outcomes(self, game):
+        """The rated games of `game` ended so far: game id -> outcome (JSON), the
+        ratings' input (shared/ratings)."""
+        return self._ratings(game, "outcomes")
+
+    def rating_last(self, game):
+        """The last outcome folded into `game`'s ratings: "<ended_at> <game id>"."""
+        return self._ratings(game, "last")
+
+    def rating_variants(self, game):
+        """The set of `game`'s variants with ratings."""
+        return self._ratings(game, "variants")
+
+    def ratings(self, game, variant):
+        """Every player's rating of one game and variant: player id -> JSON."""
+        return self._ratings(game, f"ratings:{variant}")
+
+    def leaderboard(self, game, variant):
+        """The leaderboard of one game and variant: a sorted set of player ids by
+        displayed rating."""
+        return self._ratings(game, f"board:{variant}")
+
+    def rating_history(self, game, player_id):
+        """A player's rated games of `game`, oldest first (a list of JSON entries)."""
+        return self._ratings(game, f"history:{player_id}")
+
     @property
     def lobby(self):
         """Sorted set of games waiting for players, scored by creation time."""

@@ -24,6 +24,7 @@ STATUS = {
     "unknown_player": 404,
     "bad_name": 400,
     "bad_cursor": 400,
+    "rated_needs_players": 400,
     "identity_linked": 409,
     "not_invited": 409,
     "method_not_allowed": 405,

@@ -139,6 +139,13 @@ class Options(Schema):
             f"or once resigned (default {table.TAKEOVER_BOT})."
         },
     )
+    rated = Flag(
+        metadata={
+            "description": "A rated game: every seat a player's (open seats are claimed "
+            "by players); its result moves the players' ratings (a game seating bots only "
+            "where the operator sets RATE_BOT_GAMES). See the README's ratings."
+        }
+    )
     webhook = fields.Nested(
         WebhookSpec,
         metadata={

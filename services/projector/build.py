@@ -15,7 +15,15 @@ def projector_of(d, consumer=None):
     expiry = Expiry(config.waiting_expires_after, config.idle_expires_after)
     retention = Retention(config.finished_read_models_ttl)
     notifier = Notifier(d.redis, d.keys, d.webhook_queue)
-    return Projector(d.store, d.scheduler, consumer, expiry, notifier, retention=retention)
+    return Projector(
+        d.store,
+        d.scheduler,
+        consumer,
+        expiry,
+        notifier,
+        retention=retention,
+        rate_bots=config.rate_bot_games,
+    )
 
 
 def from_config(config):

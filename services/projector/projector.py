@@ -34,6 +34,7 @@ from services.projector import rebuild as rebuilding
 from services.projector.feed import Feed
 from services.projector.known import Known, KnownGames
 from services.projector.players import PlayerModels
+from services.projector.ratings import RatingModels
 from services.projector.retention import OVER, Retention
 from services.projector.sweep import Expiry, Sweep
 from services.projector.waits import Waits
@@ -57,7 +58,14 @@ class Projector:
     and timers) and `notifier` (webhooks) hear what each game now waits for."""
 
     def __init__(
-        self, store, scheduler=None, consumer=None, expiry=None, notifier=None, retention=None
+        self,
+        store,
+        scheduler=None,
+        consumer=None,
+        expiry=None,
+        notifier=None,
+        retention=None,
+        rate_bots=False,
     ):
         self.store = store
         self.redis = store.redis
@@ -73,6 +81,7 @@ class Projector:
         self.claim_every = CLAIM_EVERY
         self.writer = models.Writer(self.redis, self.keys, self.retention)
         self.players = PlayerModels(self.redis, self.keys)  # inboxes, players' names
+        self.ratings = RatingModels(self.redis, self.keys, rate_bots)  # RATE_BOT_GAMES
         self.waits = Waits(scheduler, notifier)
         # The feed's reads, the tails and the writes: on a connection of its own, without
         # redis-py's layers (shared/link.py). A cluster keeps redis-py's path.
@@ -151,6 +160,10 @@ class Projector:
             self.players.after_save(saved, tell=rebuilding_ is None)
         except Exception:  # the inboxes catch up at the game's next projection
             log.exception("could not update the inboxes of %d games", len(saved))
+        try:
+            self.ratings.after_save(saved, rebuilding=rebuilding_ is not None)
+        except Exception:  # a rebuild folds them again
+            log.exception("could not rate the games among %d", len(saved))
         try:
             indexes.update(self.redis, self.keys, self.known, saved, self.sweep_ms)
         except Exception:  # written, but not indexed: touch the indexes next time

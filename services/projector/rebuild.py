@@ -28,6 +28,7 @@ def rebuild(projector, progress=iter):
             rebuild_batch(projector, batch)
             batch = []
     rebuild_batch(projector, batch)
+    projector.ratings.rebuilt()
     return len(game_ids)
 
 
@@ -42,6 +43,7 @@ def forget_read_models(projector):
         pipe.delete(key)  # one key a command: they live on different cluster slots
     pipe.execute()
     projector.players.forget_read_models()
+    projector.ratings.forget_read_models()
     projector.known.clear()
     return game_ids
 
@@ -79,6 +81,7 @@ def in_parallel(make_projector, config, jobs=1, progress=iter, batch=None):
                 next(shown, None)
     for _ in shown:  # to its end: a progress bar closes
         pass
+    projector.ratings.rebuilt()
     return len(game_ids)
 
 

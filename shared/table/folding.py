@@ -101,6 +101,8 @@ def _created(event):
     table["dealt_by_creator"] = event.get("dealt_by_creator", event["custom_deck"])
     # A fork starts from another game's position (see shared/fork.py).
     table.update(forked_from=event.get("forked_from"), position=event.get("position"))
+    if event.get("rated"):  # only then: an unrated table is as it always was
+        table["rated"] = True
     n = len(event["seats"])
     return {
         **table,

@@ -31,7 +31,15 @@ from shared.table.queries import rules_of, rules_timers, takeover_bot
 
 BOTS = bots.LEVELS  # the built-in levels; a plugin adds its own (shared.bots.registry)
 # Options of every game, handled here rather than by the game's rules.
-GENERIC_OPTIONS = ("seed", "deck", "variant", "turn_seconds", "zombie_after", "takeover_bot")
+GENERIC_OPTIONS = (
+    "seed",
+    "deck",
+    "variant",
+    "turn_seconds",
+    "zombie_after",
+    "takeover_bot",
+    "rated",
+)
 ZOMBIE_AFTER = 2
 REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can beat it
 
@@ -46,7 +54,9 @@ def create(game_id, game, seats, options, seed, salt=""):
     `seed` the caller drew), deck (a fixed deck order), variant (the name of one of
     the game's on/off options, switched on), turn_seconds (a seat's time to act; none by
     default), zombie_after (consecutive timeouts before a bot takes the seat over) and
-    takeover_bot (the bot level that then plays it, and plays a resigned seat).
+    takeover_bot (the bot level that then plays it, and plays a resigned seat) and
+    rated (true: a rated game, whose seats are players', open ones claimed by players;
+    a bot's seat too, rated only where the operator rates bots' games).
 
     The public commitment is sha256(salt + seed), the salt drawn by the caller (the game
     service always draws one; simulations and tests may leave it empty) and kept secret
@@ -83,11 +93,24 @@ def create(game_id, game, seats, options, seed, salt=""):
         "seed_salt": salt,
         "deck": deck,
     }
+    if options.get("rated") is not None:
+        if not isinstance(options["rated"], bool):
+            raise RuleError("bad_options", "rated is true or false")
+        if options["rated"]:
+            _check_rated_seats(created["seats"])
+            created["rated"] = True  # only when rated: an unrated game's log is as before
     players = [seat["player"] for seat in created["seats"] if seat.get("player")]
     if len(players) != len(set(players)):
         raise RuleError("bad_request", "a player holds at most one seat of a game")
     table = evolve(None, created)
     return [created, *_start_when_full(table)]
+
+
+def _check_rated_seats(seats):
+    """A rated game seats players (or bots; open seats are for players to claim)."""
+    for place in seats:
+        if not (place.get("player") or place["bot"] or place["open"]):
+            raise RuleError("rated_needs_players", "a rated game's seats are players' or bots'")
 
 
 def seed_sha256(seed, salt):
@@ -164,6 +187,8 @@ def claim(table, seat, name, player=None):
         raise RuleError("seat_taken", f"seat {seat} is not open")
     if player is not None and seat_of_player(table, player) is not None:
         raise RuleError("seat_taken", "this player holds a seat of this game already")
+    if player is None and table.get("rated"):
+        raise RuleError("rated_needs_players", "a rated game's seats are claimed by players")
     claimed = {"type": CLAIMED, "seat": seat, "name": name}
     if player is not None:
         claimed = {**claimed, "name": None, "player": player}
