@@ -12,8 +12,9 @@ projector, a bot worker, the background worker, the timers worker, an API worker
 
 At the end it checks every acknowledged move (a 200 to a command) against the stored
 streams: each is there, in order. Prints per minute the POST p99 and the processes'
-memory (RSS, summed), then the verdict: acknowledged moves lost, 5xx answers (and
-connection errors, the price of a killed API worker), memory growth after the first
+memory (RSS, summed), then the verdict: acknowledged moves lost, 5xx answers (apart:
+connection errors, the price of a killed API worker, and 503s with Retry-After, the
+price of a killed Redis, which a client sends again), memory growth after the first
 minute, the last minute's p99 against the first's, and the load average.
 """
 
@@ -22,6 +23,7 @@ import json
 import os
 import random
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -46,6 +48,7 @@ class Soak:
         self.latencies = {}  # minute -> [seconds]
         self.fivexx = 0
         self.connection_errors = 0
+        self.unavailable = 0  # 503s with Retry-After, while Redis restarts
         self.started = time.monotonic()
         self.stop_at = None
 
@@ -61,9 +64,16 @@ class Soak:
                 self.connection_errors += 1
             time.sleep(0.5)
             return None
-        if answer.status_code >= 500:
+        if answer.status_code == 503 and "Retry-After" in answer.headers:
+            # Redis restarting: the documented answer to send again (errors.unexpected),
+            # the price of a killed Redis as connection errors are of a killed API worker.
+            with self.lock:
+                self.unavailable += 1
+            time.sleep(float(answer.headers["Retry-After"]))
+        elif answer.status_code >= 500:
             with self.lock:
                 self.fivexx += 1
+            print(f"5xx: {method} {path} {answer.status_code} {answer.text[:300]}", file=sys.stderr)
         return answer
 
     def human_pair(self, seed):
@@ -240,6 +250,7 @@ def main():
         "lost": lost,
         "5xx": soak.fivexx,
         "connection_errors": soak.connection_errors,
+        "unavailable": soak.unavailable,
         "kills": kills,
         "memory_growth": round(rss[max(rss)] / warm - 1, 3),
         "p99_first_ms": round(p99(first) * 1000, 1),

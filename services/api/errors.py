@@ -4,6 +4,7 @@ stable machine-readable `code`. Clients branch on `code`, never on `title` or `d
 import logging
 
 import orjson
+import redis
 from flask import Response, g, has_request_context
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,7 @@ STATUS = {
     "rate_limited": 429,
     "internal_error": 500,
     "not_replicated": 503,
+    "store_unavailable": 503,
 }
 
 _HTTP_CODES = {
@@ -127,8 +129,37 @@ def handle_http_exception(error):
 
 
 def handle_unexpected(error):
-    log.exception("unexpected error", exc_info=error)
-    return problem("internal_error", FAILED)
+    code, detail, headers = unexpected(error)
+    return problem(code, detail, headers=headers)
+
+
+def unexpected(error, extra=None):
+    """(code, detail, headers) of an answer to an exception no route expected, logged.
+    Redis out of reach (restarting, failing over) is a 503 to retry after a second, not a
+    server fault: a command it interrupted may have landed, and sent again with the same
+    expected_version it is found there, not applied twice (shared/store.py)."""
+    if _store_down(error):
+        log.warning("the event store is out of reach: %s", error, extra=extra)
+        return "store_unavailable", STORE_DOWN_DETAIL, {"Retry-After": "1"}
+    log.exception("unexpected error", exc_info=error, extra=extra)
+    return "internal_error", FAILED, None
+
+
+def _store_down(error):
+    """Whether `error`, or what it wraps (Flask's InternalServerError, a limits
+    StorageError, a cause), is Redis out of reach."""
+    seen = 0
+    while error is not None and seen < 8:
+        if isinstance(error, STORE_DOWN):
+            return True
+        wrapped = getattr(error, "original_exception", None) or getattr(
+            error, "storage_error", None
+        )
+        error = wrapped or error.__cause__ or error.__context__
+        seen += 1
+    return False
 
 
 FAILED = "the server failed; the request may be retried"
+STORE_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+STORE_DOWN_DETAIL = "the event store is out of reach for a moment; send it again in a second"

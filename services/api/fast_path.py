@@ -39,7 +39,7 @@ from redis import RedisCluster
 from werkzeug.http import HTTP_STATUS_CODES
 
 from services.api import auth, body, caching
-from services.api.errors import FAILED, PROBLEM, STATUS, ApiError, log, problem_bytes
+from services.api.errors import PROBLEM, STATUS, ApiError, problem_bytes, unexpected
 from services.api.play import moved, of_kind, view_headers, waits
 from services.api.schemas import MAX_WAIT
 from services.ops.web import answered, request_id_of
@@ -173,8 +173,8 @@ class FastPath:
         except ApiError as error:
             return _problem(error.code, error.detail, error.errors, error.headers, request_id)
         except Exception as error:  # as errors.handle_unexpected
-            log.exception("unexpected error", exc_info=error, extra=extra)
-            return _problem("internal_error", FAILED, None, None, request_id)
+            code, detail, headers = unexpected(error, extra)
+            return _problem(code, detail, None, headers, request_id)
         raw = jsonutil.dumps(value)
         content = [("Content-Type", "application/json"), ("Content-Length", str(len(raw)))]
         return 200, [*caching.per_seat(True), *content], raw

@@ -36,7 +36,7 @@ from simple_websocket import ConnectionClosed
 from services.api.auth import bearer, held_in, seat_held
 from services.api.body import MAX_BODY
 from services.api.context import deps
-from services.api.errors import ApiError, log, problem_fields
+from services.api.errors import ApiError, log, problem_fields, unexpected
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import event_as_seen, moved, stored_view
 from services.api.schemas import MAX_VERSION
@@ -205,8 +205,8 @@ class Connection:
         except ApiError as error:
             self._error(ref, error.code, error.detail, error.errors, error.headers)
         except Exception as error:  # as errors.handle_unexpected
-            log.exception("unexpected error", exc_info=error)
-            self._error(ref, "internal_error", "the server failed; the message may be sent again")
+            code, detail, headers = unexpected(error)
+            self._error(ref, code, detail, None, headers)
 
     def on_auth(self, message, ref):
         if self.holder is not None:

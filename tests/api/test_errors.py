@@ -1,7 +1,11 @@
 """Bad input gets a clear 4xx problem+json with a stable code, and nothing is written."""
 
 import pytest
+import redis
+from limits.errors import StorageError
+from werkzeug.exceptions import InternalServerError
 
+from services.api.errors import unexpected
 from tests.api.helpers import assert_problem, auth, stream_versions
 from tests.helpers import humans
 
@@ -176,3 +180,40 @@ def test_claiming_a_taken_seat_is_a_conflict(client, deps):
 def test_unknown_paths_and_methods_are_problems_too(client):
     assert_problem(client.get("/v1/nothing"), 404, "not_found")
     assert_problem(client.delete("/v1/games"), 405, "method_not_allowed")
+
+
+def test_the_event_store_out_of_reach_is_a_503_to_retry_not_a_server_fault(
+    client, game, deps, monkeypatch
+):
+    """Redis restarting or failing over: every path answers 503 store_unavailable with
+    Retry-After, the command answered before Flask and the routes behind it alike."""
+
+    def out_of_reach(*args, **kwargs):
+        raise redis.exceptions.ConnectionError("Connection refused")
+
+    monkeypatch.setattr(deps.service, "command", out_of_reach)
+    monkeypatch.setattr(deps.service, "create", out_of_reach)
+    token = game["seats"][0]["token"]
+    exchange = {"type": "exchange", "cards": []}
+    answers = [
+        client.post(f"/v1/games/{game['id']}/commands", json=exchange, headers=auth(token)),
+        client.post(
+            f"/v1/games/{game['id']}/commands?x=1", json=exchange, headers=auth(token)
+        ),  # a query string: Flask's route
+        create(client),
+    ]
+    for answer in answers:
+        assert_problem(answer, 503, "store_unavailable")
+        assert answer.headers["Retry-After"] == "1"
+
+
+def test_redis_out_of_reach_is_told_apart_when_a_library_wraps_it():
+    """Flask wraps an error raised in a hook (flask-limiter's) in InternalServerError,
+    limits in StorageError: still a 503 to retry; any other error stays a 500."""
+    down = redis.exceptions.ConnectionError("Connection closed by server")
+    wrapped = [InternalServerError(original_exception=down), StorageError(down)]
+    for error in wrapped:
+        assert unexpected(error)[0] == "store_unavailable"
+    assert unexpected(InternalServerError(original_exception=KeyError("x")))[0] == (
+        "internal_error"
+    )
