@@ -3,6 +3,7 @@ tablestream (as `make run` starts it), the boardgame.io peer and the bare floor.
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -25,17 +26,18 @@ from shared import table
 ROOT = Path(services.__file__).resolve().parents[1]
 CHECKOUT = Path(__file__).resolve().parents[1]
 PEER = CHECKOUT / "bench" / "peer"
+COLYSEUS = CHECKOUT / "bench" / "peer-colyseus"
 
 
-def install_peer():
-    """`npm ci` into bench/peer/node_modules unless it already matches the lock file."""
-    marker = PEER / "node_modules" / ".package-lock.json"
-    lock = PEER / "package-lock.json"
+def install_peer(folder=PEER):
+    """`npm ci` into the peer's node_modules unless it already matches the lock file."""
+    marker = folder / "node_modules" / ".package-lock.json"
+    lock = folder / "package-lock.json"
     if marker.exists() and marker.stat().st_mtime >= lock.stat().st_mtime:
         return
     subprocess.run(
         ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=PEER,
+        cwd=folder,
         check=True,
         stdout=subprocess.DEVNULL,
         timeout=600,
@@ -160,6 +162,39 @@ class Peer:
 
     def stop(self):
         stop(self.process)
+
+
+class Colyseus(Peer):
+    """Colyseus 0.18's in-memory room (bench/peer-colyseus/server.mjs): the same game,
+    each hand a `.view()` field seen only by its owner."""
+
+    name = "Colyseus"
+
+    def start(self):
+        install_peer(COLYSEUS)
+        self.port = free_port()
+        env = dict(os.environ, PORT=str(self.port))
+        self.process = subprocess.Popen(
+            ["node", "server.mjs"], cwd=COLYSEUS, env=env, stdout=subprocess.DEVNULL
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # it answers no plain HTTP page: wait for the port
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError("the Colyseus peer did not start")
+
+    def drive(self, *arguments, timeout=300):
+        """Run bench/peer-colyseus/driver.mjs against this server; answer its JSON line."""
+        import json
+
+        command = ["node", "driver.mjs", *map(str, arguments), "--port", str(self.port)]
+        done = subprocess.run(
+            command, cwd=COLYSEUS, capture_output=True, text=True, timeout=timeout, check=True
+        )
+        return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 class Floor:

@@ -1,10 +1,14 @@
 """`tablestream bot run --url URL --token TOKEN --level LEVEL`: a bot that plays one seat
 through the public API, from any machine, as any client would.
 
-It long-polls its seat's view (`GET /v1/games/{id}/view?after=V&wait=S`), reads its
-seat's events (`GET /v1/games/{id}/events`, what the level's feed is), and when its
-seat must move sends what the level chooses (`POST /v1/games/{id}/commands`, with
-`expected_version`, so a move decided on an old view is refused, never misplayed).
+Over the WebSocket (`GET /v1/ws`, when the server has it and the `websockets` library is
+installed: the `bot` extra) it subscribes to its game from version 0, so the server
+pushes its seat's events (the level's feed) and then each new view, and sends commands
+as `command` messages. Otherwise it long-polls its seat's view
+(`GET /v1/games/{id}/view?after=V&wait=S`), reads its events
+(`GET /v1/games/{id}/events`) and posts its commands (`POST /v1/games/{id}/commands`).
+Either way a command carries `expected_version`, so a move decided on an old view is
+refused, never misplayed.
 Out of turn it sends the level's reflexes (Alien's claims and stacks). The level is any
 installed one (shared.bots.registry), decided through the same checks as in the worker:
 one that fails, is late or answers an illegal command is replaced for that decision by
@@ -28,6 +32,9 @@ log = logging.getLogger(__name__)
 WAIT = 25  # seconds a long-poll waits (the API allows 30)
 OVER = ("finished", "cancelled")
 PAGE = 1000  # events a page
+TRANSPORTS = ("auto", "ws", "poll")
+# What a refused command's code means for the runner: the game moved on, look again.
+LOST_RACE = ("version_conflict", "not_your_turn", "illegal_move", "game_not_active")
 
 
 class ApiError(RuntimeError):
@@ -49,10 +56,66 @@ class Runner:
         self.think_ms, self.wait, self.timeout = think_ms, wait, timeout
         self.feed = []
         self.sent = 0  # commands the game accepted
+        self.transport = None
 
-    def run(self, max_seconds=None):
-        """Play until the game is over (or `max_seconds` pass): its last view."""
+    def run(self, max_seconds=None, transport="auto"):
+        """Play until the game is over (or `max_seconds` pass): its last view. The
+        transport: "ws", "poll", or "auto" (the WebSocket when it can, else long-poll);
+        `self.transport` says which played."""
         stop = None if max_seconds is None else time.monotonic() + max_seconds
+        if transport != "poll":
+            try:
+                socket = self._connect()
+            except Exception as error:  # no library, no /v1/ws here: long-poll instead
+                if transport == "ws":
+                    raise
+                log.info("no WebSocket (%s): long-polling", error)
+            else:
+                with socket:
+                    self.transport = "ws"
+                    return self._run_ws(socket, stop)
+        self.transport = "poll"
+        return self._run_poll(stop)
+
+    def _connect(self):
+        from websockets.sync.client import connect
+
+        url = "ws" + self.url.removeprefix("http") + "/v1/ws"
+        headers = {"Authorization": f"Bearer {self.token}"}
+        return connect(url, additional_headers=headers, compression=None, open_timeout=10)
+
+    def _run_ws(self, socket, stop):
+        """Subscribed from version 0: events (the feed), then views, are pushed."""
+        subscribe = {"type": "subscribe", "game_id": self.game_id, "after": 0}
+        socket.send(json.dumps(subscribe))
+        view = None
+        while stop is None or time.monotonic() < stop:
+            try:
+                message = json.loads(socket.recv(timeout=self.wait))
+            except TimeoutError:
+                continue
+            kind = message["type"]
+            if kind == "event":
+                self.feed.append(message["event"])
+            elif kind == "answer":
+                self.sent += 1
+            elif kind == "error":
+                problem = message.get("problem") or {}
+                if problem.get("code") not in LOST_RACE:
+                    raise ApiError(problem.get("status"), problem)
+                # Refused: ask for the view as it is now (no push may come otherwise).
+                socket.send(json.dumps({"type": "subscribe", "game_id": self.game_id}))
+            elif kind == "view":
+                view = message["view"]
+                if view["status"] in OVER:
+                    return view
+                command = self.decide(view) if view["status"] == "active" else None
+                if command is not None:
+                    body = {"type": "command", "game_id": self.game_id, "command": command}
+                    socket.send(json.dumps({**body, "expected_version": view["version"]}))
+        return view
+
+    def _run_poll(self, stop):
         view, after = None, None
         while stop is None or time.monotonic() < stop:
             seen = self.view(after)
@@ -72,6 +135,8 @@ class Runner:
         """What the level sends now from `view`: its turn's command, a reflex, or None."""
         reflexes = getattr(games.get(view["game"]), "REFLEXES", ())
         legal = view["legal"]
+        if not legal:
+            return None
         quick = [c for c in legal if c["type"] in reflexes]
         feed = self.events(view["version"]) if bots.reads_feed(self.level) else []
         rng = random.Random(f"bot-{self.game_id}-{self.seat}-{view['version']}")
@@ -135,9 +200,8 @@ class Runner:
             raise ApiError(error.code, problem) from None
 
 
-def run(url, token, level, think_ms=None, max_seconds=None):
-    """Play the seat of `token` at `url` with `level` to the game's end: its last view
-    and the number of commands sent."""
+def run(url, token, level, think_ms=None, max_seconds=None, transport="auto"):
+    """Play the seat of `token` at `url` with `level` to the game's end: the Runner,
+    and its last view."""
     runner = Runner(url, token, level, think_ms)
-    view = runner.run(max_seconds)
-    return view, runner.sent
+    return runner, runner.run(max_seconds, transport)

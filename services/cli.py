@@ -236,20 +236,28 @@ def bot():
 @click.option("--level", required=True, help="An installed level: random, greedy, ismcts...")
 @click.option("--think-ms", type=int, help="The budget per decision (default: the level's).")
 @click.option("--max-seconds", type=float, help="Give up after this long (default: never).")
-def bot_run(url, token, level, think_ms, max_seconds):
+@click.option(
+    "--transport",
+    type=click.Choice(["auto", "ws", "poll"]),
+    default="auto",
+    show_default=True,
+    help="The WebSocket (/v1/ws), long-poll, or the WebSocket when the server has it.",
+)
+def bot_run(url, token, level, think_ms, max_seconds, transport):
     """Play the seat of TOKEN with LEVEL until the game is over; print how it ended."""
     from services import botrun
     from shared.bots import registry
 
     try:
-        view, sent = botrun.run(url, token, level, think_ms, max_seconds)
+        runner, view = botrun.run(url, token, level, think_ms, max_seconds, transport)
     except registry.UnknownLevel as error:
         click.echo(f"Error: {error}", err=True)
         sys.exit(2)
     except botrun.ApiError as error:
         raise click.ClickException(f"the API refused: {error}") from None
     status = view["status"] if view else "not reached"
-    click.echo(json.dumps({"status": status, "sent": sent, "result": (view or {}).get("result")}))
+    ended = {"status": status, "sent": runner.sent, "transport": runner.transport}
+    click.echo(json.dumps({**ended, "result": (view or {}).get("result")}))
     sys.exit(0 if status in botrun.OVER else 1)
 
 

@@ -89,12 +89,14 @@ SENT = {
 RECEIVED = {
     "authenticated": _message(
         "authenticated",
-        "The socket's token: its game and seat (`creator`, or null for a spectator).",
+        "The socket's token: a seat token's game and seat (`creator`), a player token's "
+        "player, or nulls for a spectator.",
         {
             "game_id": {"type": ["string", "null"]},
             "seat": {"oneOf": [{"type": "integer"}, {"const": "creator"}, {"type": "null"}]},
+            "player": {"type": ["string", "null"], "description": "A player token's player."},
         },
-        ["game_id", "seat"],
+        ["game_id", "seat", "player"],
         answer=True,
     ),
     "subscribed": _message(

@@ -79,9 +79,8 @@ def _upgrade():
     if request.headers.get("Upgrade", "").lower() != "websocket":
         raise ApiError("bad_request", "GET /v1/ws is a WebSocket: send 'Upgrade: websocket'")
     token = bearer()
-    if token is not None and tokens.verify(deps().service.secret, token) is None:
-        raise ApiError("unauthorized", "the token is not valid")
-    g.live_token = token
+    players = current_app.extensions.get("tablestream.player_auth")
+    g.live_holder = None if token is None else Holder(token, deps().service.secret, players)
     g.live_lease = lease(LONGEST_LEASE)
 
 
@@ -90,23 +89,32 @@ def channel(ws):
     """The socket's life: authentication, then one message at a time."""
     connection = Connection(ws, deps(), current_app.extensions, g.live_lease)
     try:
-        connection.run(g.live_token)
+        connection.run(g.live_holder)
     finally:
         g.live_lease.release()
 
 
 class Holder:
-    """What a socket's token holds: a seat token (its game's seat), a creator's token
-    or none (a spectator of any game). A player's token, once players exist, is a
-    Holder whose `seat_in` looks up the player's seat and whose `inbox` names the
-    Redis channel their inbox items are published on."""
+    """What a socket's token holds: a seat token (its game's seat), a creator's token,
+    a player's token or trusted JWT (the seat its player holds in each game, looked up
+    as the REST routes do), or none (a spectator of any game). A player's inbox is not
+    pushed yet: the `inbox` hook names the Redis channel it would follow."""
 
     inbox = None
 
-    def __init__(self, token, secret):
+    def __init__(self, token, secret, players=None):
+        """Raises ApiError unauthorized for a token that is not valid."""
         self.token = token
         self.secret = secret
-        self.held = None if token is None else tokens.verify(secret, token)
+        self.held = self.player = None
+        if token is None:
+            return
+        if players is not None and players.claims_player(token):
+            self.player = players.player_of(token, int(time.time() * 1000))
+            return
+        self.held = tokens.verify(secret, token)
+        if self.held is None:
+            raise ApiError("unauthorized", "the token is not valid")
 
     def seat_in(self, game_id, required):
         """The seat held in `game_id` (None: a spectator), as the REST routes decide it;
@@ -114,9 +122,8 @@ class Holder:
         return seat_held(held_in(self.token, game_id, self.secret, required), required)
 
     def describe(self):
-        if self.held is None:
-            return {"game_id": None, "seat": None}
-        return {"game_id": self.held[0], "seat": self.held[1]}
+        game_id, seat = self.held or (None, None)
+        return {"game_id": game_id, "seat": seat, "player": self.player}
 
 
 class Subscription:
@@ -136,6 +143,7 @@ class Connection:
         self.config = d.config
         self.watcher = extensions["tablestream.watcher"]
         self.seat_limits = extensions.get("tablestream.seat_limits")
+        self.players = extensions.get("tablestream.player_auth")
         self.lease = held_lease
         self.holder = None
         self.subscriptions = {}  # game_id -> Subscription
@@ -152,12 +160,12 @@ class Connection:
 
     # --- the request's thread: reading
 
-    def run(self, token):
+    def run(self, holder):
         outbox = threading.Thread(target=self._outbox, name="ws-outbox", daemon=True)
         outbox.start()
         try:
-            if token is not None:
-                self.holder = Holder(token, self.d.service.secret)
+            if holder is not None:
+                self.holder = holder
             else:
                 first = self.ws.receive(timeout=AUTH_SECONDS)
                 if first is None:
@@ -206,9 +214,10 @@ class Connection:
         token = message.get("token")
         if token is not None and not isinstance(token, str):
             raise ApiError("bad_request", "token is a string, or null for a spectator")
-        holder = Holder(token, self.d.service.secret)
-        if token is not None and holder.held is None:
-            self._error(ref, "unauthorized", "the token is not valid")
+        try:
+            holder = Holder(token, self.d.service.secret, self.players)
+        except ApiError as refused:
+            self._error(ref, refused.code, refused.detail)
             return self._close(UNAUTHORIZED, "token not valid")
         self.holder = holder
         self._send_later({"type": "authenticated", "ref": ref, **holder.describe()})

@@ -1,6 +1,7 @@
 """`tablestream bot run`: a bot level plays a human's seat through the public API (the
-real processes, over HTTP), beside the server's own bots, to the game's end; a level
-that is not installed is refused before any request."""
+real processes; one runner over the WebSocket, one long-polling), beside the server's
+own bots, to the game's end; a level that is not installed is refused before any
+request."""
 
 import json
 import subprocess
@@ -30,12 +31,16 @@ def test_runners_play_seats_over_http_to_the_end(stack, game, options):
     created = stack.create(seats, game=game, seed=12, **options)
     game_id = created["id"]
     tokens = [seat["token"] for seat in created["seats"][:2]]
-    runners = [bot_run(stack, tokens[0], "greedy"), bot_run(stack, tokens[1], "random")]
+    runners = [
+        bot_run(stack, tokens[0], "greedy", "--transport", "ws"),
+        bot_run(stack, tokens[1], "random", "--transport", "poll"),
+    ]
     outputs = [runner.communicate(timeout=WALL_CLOCK + 30) for runner in runners]
-    for runner, (out, err) in zip(runners, outputs, strict=True):
+    for runner, (out, err), transport in zip(runners, outputs, ("ws", "poll"), strict=True):
         assert runner.returncode == 0, err.decode()
         ended = json.loads(out.decode().strip().splitlines()[-1])
         assert ended["status"] == "finished" and ended["sent"] > 0
+        assert ended["transport"] == transport
     summary = stack.call("GET", f"/v1/games/{game_id}").json()
     assert summary["status"] == "finished"
     assert [s["bot"] for s in summary["seats"]] == [None, None, "greedy"]  # players, not bots

@@ -117,7 +117,7 @@ class Seat:
                     self.events += [(e, view["version"]) for e in waiting]
                     waiting = []
                     self.views.append(view)
-                    if view["status"] != "active" or (until and until()):
+                    if view["status"] in ("finished", "cancelled") or (until and until()):
                         return
                     if self.cuts and self.cuts.random() < CUT_CHANCE:
                         waiting, sent, acted_at = [], None, 0  # the answer may be lost
@@ -390,3 +390,44 @@ def test_messages_over_the_rate_are_refused(apis):
     refusals = [m for m in flood.messages if m["type"] == "error"]
     assert refusals and all(m["problem"]["code"] == "rate_limited" for m in refusals)
     assert refusals[0]["retry_after"] >= 1
+
+
+def test_players_play_over_websockets_with_their_player_tokens(apis):
+    """A player's token acts for the seat its player holds, as on REST."""
+    a, b = apis
+    ana, bea = (requests.post(f"{a}/v1/players", json={"name": n}, timeout=10).json()
+                for n in ("ana ws", "bea ws"))  # fmt: skip
+    seats = [{"player": "me"}, {"player": bea["id"]}]
+    body = {"game": "alebrijes", "seats": seats, "options": {"seed": "9", "rounds": 1}}
+    headers = {"Authorization": f"Bearer {ana['token']}"}
+    created = requests.post(f"{a}/v1/games", json=body, headers=headers, timeout=10)
+    assert created.status_code == 201, created.text
+    game_id = created.json()["id"]
+    accept = f"{a}/v1/games/{game_id}/seats/1/accept"
+    headers = {"Authorization": f"Bearer {bea['token']}"}
+    assert requests.post(accept, headers=headers, timeout=10).status_code == 200
+    players = [Seat(a, game_id, ana["token"], seed=1), Seat(b, game_id, bea["token"], seed=2)]
+    ref = players[0].socket.send("ping")
+    assert players[0].socket.answer(ref)["type"] == "pong"
+    for player in players:
+        player.subscribe(after=0)
+    threads = [threading.Thread(target=p.play, daemon=True) for p in players]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(WALL_CLOCK + 5)
+    log = rest_events(a, game_id)
+    for player in players:
+        assert player.error is None, player.error
+        # Player seats' names are resolved when read, so the truth is REST's own answer.
+        assert player.views[-1] == rest_view(a, game_id, player.token)
+        pushed = [e["version"] for e, _ in player.events]
+        assert pushed == [e["version"] for e in log]
+    movers = {e["seat"] for e in log if e["type"] == "commanded" and e["by"] == "holder"}
+    assert movers == {0, 1}, [(p.answers, p.views[-1]["to_act"]) for p in players]
+    # Authenticated by a first message, a player's token names its player.
+    late = Socket(b)
+    ref = late.send("auth", token=bea["token"])
+    assert late.answer(ref) == {
+        "type": "authenticated", "ref": ref, "game_id": None, "seat": None, "player": bea["id"]
+    }  # fmt: skip

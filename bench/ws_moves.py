@@ -1,0 +1,262 @@
+"""tablestream over GET /v1/ws beside boardgame.io (bench/peer) and Colyseus
+(bench/peer-colyseus), interleaved on this machine; then push latency at half load and
+saturated, and idle sockets held while a plain REST request's p99 is measured.
+
+The WebSocket driver plays as the peers' drivers do: N games of two seats, each seat its
+own socket; the acting seat sends its command and waits until its own pushed view shows
+the move; the other seat plays when its pushed view says so; one move in flight per game.
+Push latency is an event's append time (its `at`, the same machine's clock) to the
+moment the other seat's socket reads it.
+
+    .venv/bin/python -m bench.ws_moves [--seconds 10] [--games 10 50] [--idle 8000]
+
+Bounded: --seconds per run, the idle sockets by --idle and the file limit.
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+import websockets
+
+from bench import systems
+
+ROUNDS = 20  # long games, so few creations inside a run
+
+
+def quantile(values, q):
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Run:
+    def __init__(self, base, seconds, warmup, rate=None):
+        self.base = base
+        self.ws = base.replace("http://", "ws://") + "/v1/ws"
+        self.seconds = seconds
+        self.warmup = warmup
+        self.rate = rate  # moves/s over every game; None: as fast as they go
+        self.moves = 0
+        self.move_ms = []
+        self.push_ms = []
+        self.errors = 0
+
+    async def main(self, games):
+        started = time.monotonic()
+        self.measure_from = started + self.warmup
+        self.deadline = self.measure_from + self.seconds
+        self.slot = 0
+        await asyncio.gather(*(self.game(random.Random(n)) for n in range(games)))
+        return {
+            "moves_per_s": self.moves / self.seconds,
+            "move_p50_ms": quantile(self.move_ms, 0.5),
+            "move_p99_ms": quantile(self.move_ms, 0.99),
+            "push_p50_ms": quantile(self.push_ms, 0.5),
+            "push_p99_ms": quantile(self.push_ms, 0.99),
+            "errors": self.errors,
+        }
+
+    async def pace(self):
+        if self.rate is None:
+            return
+        at = self.measure_from - self.warmup + self.slot / self.rate
+        self.slot += 1
+        if at > time.monotonic():
+            await asyncio.sleep(at - time.monotonic())
+
+    async def game(self, rng):
+        while time.monotonic() < self.deadline:
+            body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
+            body["options"] = {"rounds": ROUNDS}
+            created = await asyncio.to_thread(
+                requests.post, f"{self.base}/v1/games", json=body, timeout=30
+            )
+            created = created.json()
+            await self.play(created["id"], [s["token"] for s in created["seats"]], rng)
+
+    async def play(self, game_id, tokens, rng):
+        sockets = []
+        for token in tokens:
+            headers = {"Authorization": f"Bearer {token}"}
+            socket = await websockets.connect(
+                self.ws, additional_headers=headers, compression=None, max_size=2**22
+            )
+            await socket.send(json.dumps({"type": "subscribe", "game_id": game_id}))
+            sockets.append(socket)
+        state = {"in_flight": None, "over": False}
+        try:
+            await asyncio.gather(
+                *(self.seat(s, n, game_id, state, rng) for n, s in enumerate(sockets))
+            )
+        finally:
+            for socket in sockets:
+                await socket.close()
+
+    async def seat(self, socket, seat, game_id, state, rng):
+        """Read this seat's pushes; act when its view says so."""
+        while not state["over"] and time.monotonic() < self.deadline:
+            try:
+                raw = await asyncio.wait_for(
+                    socket.recv(), timeout=max(0.1, self.deadline - time.monotonic())
+                )
+            except TimeoutError:
+                break
+            message = json.loads(raw)
+            kind = message["type"]
+            if kind == "event":
+                mine = message["event"].get("seat") == seat
+                if not mine and time.monotonic() > self.measure_from:
+                    self.push_ms.append(time.time() * 1000 - message["event"]["at"])
+                continue
+            if kind == "error":
+                self.errors += 1
+                state["in_flight"] = None
+                continue
+            if kind != "view":
+                continue
+            view = message["view"]
+            flight = state["in_flight"]
+            if flight is not None and flight[0] == seat and view["version"] > flight[1]:
+                if time.monotonic() > self.measure_from:
+                    self.moves += 1
+                    self.move_ms.append(1000 * (time.perf_counter() - flight[2]))
+                state["in_flight"] = None
+            if view["status"] != "active":
+                state["over"] = True
+                return
+            if state["in_flight"] is None and seat in view["to_act"] and view["legal"]:
+                await self.pace()
+                command = rng.choice(view["legal"])
+                state["in_flight"] = (seat, view["version"], time.perf_counter())
+                await socket.send(json.dumps(
+                    {"type": "command", "game_id": game_id, "command": command,
+                     "expected_version": view["version"]}
+                ))  # fmt: skip
+
+
+def wait_for_pushes(base, timeout=120.0):
+    """Until a move is pushed: the projector (and its Python) may start well after the
+    API answers, on a loaded machine."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if drive_tablestream(base, 1, seconds=2, warmup=0)["moves_per_s"] > 0:
+            return
+    raise RuntimeError("no move was pushed: is the projector running?")
+
+
+def drive_tablestream(base, games, seconds, warmup, rate=None):
+    return asyncio.run(Run(base, seconds, warmup, rate).main(games))
+
+
+async def hold_idle(ws_url, count):
+    """Open `count` sockets, each authenticated as a spectator; return them."""
+    held = []
+    for number in range(count):
+        try:
+            socket = await websockets.connect(ws_url, compression=None, ping_interval=None)
+        except OSError as error:
+            print(f"stopped at {number} sockets: {error}")
+            break
+        await socket.send('{"type": "auth", "token": null}')
+        held.append(socket)
+    return held
+
+
+def rest_p99(base, game_id, seconds=5.0):
+    """A plain GET of a game's summary, one after another, for `seconds`: p50, p99 ms."""
+    http = requests.Session()
+    times, stop = [], time.monotonic() + seconds
+    while time.monotonic() < stop:
+        start = time.perf_counter()
+        http.get(f"{base}/v1/games/{game_id}", timeout=30).raise_for_status()
+        times.append(1000 * (time.perf_counter() - start))
+    return quantile(times, 0.5), quantile(times, 0.99)
+
+
+def idle_sockets(stack, count):
+    """RSS of the API's workers per idle socket, and the REST p99 with them held."""
+    game = requests.post(
+        f"{stack.base}/v1/games",
+        json={"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]},
+        timeout=30,
+    ).json()
+    before_p50, before_p99 = rest_p99(stack.base, game["id"])
+    workers = stack.api_workers()
+    rss = sum(p.memory_info().rss for p in workers)
+
+    async def measure():
+        held = await hold_idle(stack.base.replace("http://", "ws://") + "/v1/ws", count)
+        await asyncio.sleep(2)
+        grown = sum(p.memory_info().rss for p in workers) - rss
+        p50, p99 = await asyncio.to_thread(rest_p99, stack.base, game["id"])
+        for socket in held:
+            await socket.close()
+        return len(held), grown, p50, p99
+
+    held, grown, p50, p99 = asyncio.run(measure())
+    return {
+        "sockets": held,
+        "kb_per_socket": grown / max(1, held) / 1024,
+        "rest_p50_ms_before": before_p50,
+        "rest_p99_ms_before": before_p99,
+        "rest_p50_ms_held": p50,
+        "rest_p99_ms_held": p99,
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--warmup", type=float, default=2)
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
+    parser.add_argument("--idle", type=int, default=8000, help="idle sockets to hold, at most")
+    args = parser.parse_args()
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    args.idle = min(args.idle, hard - 500)
+    print(f"load average before: {os.getloadavg()}", flush=True)
+    results = {"load_before": os.getloadavg()}
+    with tempfile.TemporaryDirectory() as run_dir:
+        stack = systems.Tablestream(run_dir, Path(run_dir) / "run.log").start()
+        peers = [systems.Peer().start(), systems.Colyseus().start()]
+        try:
+            wait_for_pushes(stack.base)
+            for games in args.games:
+                row = {
+                    "tablestream": drive_tablestream(stack.base, games, args.seconds, args.warmup)
+                }
+                for peer in peers:
+                    row[peer.name] = peer.drive(
+                        "moves", "--matches", games, "--seconds", args.seconds,
+                        "--warmup", args.warmup,
+                    )  # fmt: skip
+                results[f"{games} games"] = row
+                print(games, "games:", json.dumps(row), flush=True)
+            saturated = results[f"{args.games[0]} games"]["tablestream"]
+            half = max(1.0, saturated["moves_per_s"] / 2)
+            results["half load"] = drive_tablestream(
+                stack.base, args.games[0], args.seconds, args.warmup, rate=half
+            )
+            print("half load:", json.dumps(results["half load"]), flush=True)
+            results["idle"] = idle_sockets(stack, args.idle)
+            print("idle:", json.dumps(results["idle"]), flush=True)
+        finally:
+            for peer in peers:
+                peer.stop()
+            stack.stop()
+    results["load_after"] = os.getloadavg()
+    print(f"load average after: {os.getloadavg()}")
+    print(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
