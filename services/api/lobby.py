@@ -51,7 +51,7 @@ class Games(MethodView):
 
     @blp.arguments(schemas.CreateGame, error_status_code=400, example=CREATE_EXAMPLE)
     @blp.response(201, schemas.Created)
-    @errors(blp, *POSTED, 429)
+    @errors(blp, 401, 404, *POSTED, 429)
     @blp.doc(operationId="createGame", security=PUBLIC)
     @blp.doc(
         callbacks=webhook_schemas.callbacks(
