@@ -124,7 +124,7 @@ def create_app(deps=None, *, spec_only=False):
         api.ma_plugin.converter.add_attribute_function(function)
     schemas.register_unions(api.spec)
 
-    from services.api import lobby, per_game, play, players, replays, stream, webhooks
+    from services.api import lobby, per_game, play, players, ratings, replays, stream, webhooks
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
@@ -132,6 +132,7 @@ def create_app(deps=None, *, spec_only=False):
     api.register_blueprint(replays.blp)
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(players.blp)
+    api.register_blueprint(ratings.blp)
     webhooks.document(api.spec)
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)

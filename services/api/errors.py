@@ -23,6 +23,7 @@ STATUS = {
     "unknown_game": 404,
     "unknown_seat": 404,
     "unknown_player": 404,
+    "unknown_variant": 404,
     "bad_name": 400,
     "bad_cursor": 400,
     "rated_needs_players": 400,

@@ -165,6 +165,10 @@ class RatingStore:
         )
         return [(p.decode(), int(s), start + i + 1) for i, (p, s) in enumerate(found)]
 
+    def size(self, game, variant):
+        """How many players a board holds."""
+        return self.redis.zcard(self.keys.leaderboard(game, variant))
+
     def rank(self, player_id, game, variant):
         """A player's place on a board from 0 (the best); None when not on it."""
         return self.redis.zrevrank(self.keys.leaderboard(game, variant), player_id)

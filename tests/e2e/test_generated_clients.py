@@ -17,6 +17,7 @@ games against `make run`'s stack using only their typed calls and models.
 import importlib
 import json
 import random
+import time
 
 import pytest
 import yaml
@@ -254,8 +255,9 @@ def test_redocly_and_the_spec_validator_find_no_error():
 
 
 def test_openapi_python_client_plays_as_players(stack, generated):
-    """A guest signs up, invites another, who accepts; they play the game to its end
-    with their player tokens only, read their inboxes and games; one is deleted."""
+    """A guest signs up, invites another, who accepts; they play a rated game to its end
+    with their player tokens only, read their inboxes, games and the leaderboard; one
+    is deleted."""
     from tablestream_client.api.games import accept_seat, create_game, rematch
     from tablestream_client.api.play import get_view, send_command
     from tablestream_client.api.players import (
@@ -266,9 +268,11 @@ def test_openapi_python_client_plays_as_players(stack, generated):
         get_my_inbox,
         get_player,
     )
+    from tablestream_client.api.ratings import get_leaderboard, get_player_ratings
     from tablestream_client.models import (
         CreateGame,
         CreateGameGame,
+        GetLeaderboardAround,
         GetMyGamesStatus,
         NewPlayer,
         Options,
@@ -289,7 +293,7 @@ def test_openapi_python_client_plays_as_players(stack, generated):
     body = CreateGame(
         game=CreateGameGame("alebrijes"),
         seats=[SeatSpec(player="me"), SeatSpec(player=bea.id)],
-        options=Options.from_dict({"seed": 4, "rounds": 1}),
+        options=Options.from_dict({"seed": 4, "rounds": 1, "rated": True}),
     )
     created = create_game.sync(client=players[0], body=body)
     assert created.seats[1].invited and created.seats[1].token is None
@@ -316,6 +320,19 @@ def test_openapi_python_client_plays_as_players(stack, generated):
         assert leftovers(inbox) == [] and {"invited", "game_started"} & {
             item.kind.value for item in inbox.items
         }
+    for _ in range(100):  # the projector rates the game once it has projected its end
+        board = get_leaderboard.sync(client=anyone, game="alebrijes", limit=10)
+        if board.players == 2:
+            break
+        time.sleep(0.1)
+    assert leftovers(board) == [] and {e.player for e in board.entries} == {ana.id, bea.id}
+    assert [e.rank for e in board.entries] == [1, 2] and board.entries[0].provisional
+    around = get_leaderboard.sync(
+        client=players[1], game="alebrijes", around=GetLeaderboardAround("me"), limit=1
+    )
+    assert [e.player for e in around.entries] == [bea.id]
+    rated = get_player_ratings.sync(client=anyone, player_id=ana.id)
+    assert [(r.game.value, r.games) for r in rated.ratings] == [("alebrijes", 1)]
     offered = rematch.sync(client=players[0], game_id=created.id)
     assert offered.id != created.id and offered.seats[1].invited and leftovers(offered) == []
     assert rematch.sync(client=players[1], game_id=created.id).id == offered.id

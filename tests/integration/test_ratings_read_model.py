@@ -159,3 +159,44 @@ def test_a_leaver_is_last_and_a_named_seat_refused(client, projector, deps):
     )
     assert refused.status_code == 400
     assert refused.get_json()["code"] == "rated_needs_players"
+
+
+def test_the_routes_show_ratings_history_and_boards(client, projector, deps):
+    ana, bea, cy = (guest(client, n) for n in ("ana", "bea", "cy"))
+    rated_game(client, projector, [ana, bea, cy], 3)
+    mine = client.get(f"/v1/players/{ana['id']}/ratings").get_json()
+    assert [(r["game"], r["variant"], r["games"], r["provisional"]) for r in mine["ratings"]] == [
+        ("alebrijes", "standard", 1, True)
+    ]
+    history = client.get(f"/v1/players/{ana['id']}/ratings/alebrijes/history").get_json()
+    assert history["history"][0]["before"] == 1000
+    assert history["history"][0]["after"] == mine["ratings"][0]["rating"]
+
+    board = client.get("/v1/leaderboards/alebrijes?limit=2").get_json()
+    assert [e["rank"] for e in board["entries"]] == [1, 2] and board["players"] == 3
+    rest = client.get(f"/v1/leaderboards/alebrijes?limit=2&cursor={board['next_cursor']}")
+    assert [e["rank"] for e in rest.get_json()["entries"]] == [3]
+    assert rest.get_json()["next_cursor"] is None
+    ranks = {e["player"]: e["rank"] for e in [*board["entries"], *rest.get_json()["entries"]]}
+    around = client.get(
+        "/v1/leaderboards/alebrijes?around=me&limit=1", headers=bearer(cy["token"])
+    ).get_json()
+    assert [e["player"] for e in around["entries"]] == [cy["id"]]
+    assert around["entries"][0]["rank"] == ranks[cy["id"]]
+
+    for path, status, code in [
+        ("/v1/leaderboards/chess", 404, "unknown_game"),
+        ("/v1/leaderboards/alebrijes?variant=nope", 404, "unknown_variant"),
+        ("/v1/leaderboards/alebrijes?limit=0", 400, "bad_request"),
+        ("/v1/leaderboards/alebrijes?limit=201", 400, "bad_request"),
+        ("/v1/leaderboards/alebrijes?cursor=%21%21", 400, "bad_cursor"),
+        ("/v1/leaderboards/alebrijes?around=me", 401, "unauthorized"),
+        (f"/v1/players/{ana['id']}/ratings/chess/history", 404, "unknown_game"),
+    ]:
+        refused = client.get(path)
+        assert (refused.status_code, refused.get_json()["code"]) == (status, code), path
+
+    erased = client.delete("/v1/players/me", headers=bearer(bea["token"]))
+    assert erased.status_code == 204
+    left = client.get("/v1/leaderboards/alebrijes").get_json()["entries"]
+    assert bea["id"] not in {e["player"] for e in left} and len(left) == 2
