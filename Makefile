@@ -38,11 +38,19 @@ test: $(TOOLS)
 # (real processes SIGKILLed, minutes long), and /play driven in headless Chromium
 # (Debian's chromium and chromium-driver, installed here when missing; no browser
 # download; screenshots land in .artifacts/screenshots/).
+# The generated Java client's toolchain: a JDK and Debian's Jackson (no Maven needed).
+JVM_PACKAGES := openjdk-17-jdk-headless libjackson2-databind-java libjsr305-java \
+  libgeronimo-annotation-1.3-spec-java
 test-slow: $(TOOLS)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq chromium chromium-driver; } || \
 	  { echo "make test-slow needs Debian's chromium and chromium-driver:" \
 	    "apt-get install -y chromium chromium-driver"; exit 1; }
+	@command -v javac >/dev/null && test -f /usr/share/java/jackson-databind.jar && \
+	  test -f /usr/share/java/jsr305.jar && \
+	  test -f /usr/share/java/geronimo-annotation-1.3-spec.jar || \
+	  { apt-get update -qq && apt-get install -y -qq $(JVM_PACKAGES); } || \
+	  { echo "make test-slow compiles a Java client: apt-get install -y $(JVM_PACKAGES)"; exit 1; }
 	$(BIN)/python -m pytest -m slow
 
 lint: $(TOOLS)

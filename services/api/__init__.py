@@ -8,6 +8,7 @@ from pathlib import Path
 from flask import Flask, request, send_from_directory
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import IntegerConverter
 
 from services.api import (
     body,
@@ -93,9 +94,9 @@ def create_app(deps=None, *, spec_only=False):
                 "description": DESCRIPTION,
                 "license": {"name": "MIT", "identifier": "MIT"},
             },
-            "servers": [
-                {"url": "http://127.0.0.1:8000", "description": "make run, on your machine"}
-            ],
+            # Relative: /docs' "Try it out" calls the host and port that served it;
+            # a generated client takes its base URL from its user.
+            "servers": [{"url": "/", "description": "the server that serves this document"}],
             "components": {
                 "securitySchemes": {
                     "seatToken": {
@@ -122,6 +123,7 @@ def create_app(deps=None, *, spec_only=False):
     api = TablestreamApi(app)
     for function in fields.ATTRIBUTE_FUNCTIONS:
         api.ma_plugin.converter.add_attribute_function(function)
+    api.register_converter(IntegerConverter, fields.seat_parameter)
     schemas.register_unions(api.spec)
 
     from services.api import lobby, per_game, play, players, ratings, replays, stream, webhooks

@@ -15,7 +15,7 @@ count.
 import re
 import unicodedata
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
@@ -55,11 +55,14 @@ class Union(fields.Raw):
 
 class Alternatives(fields.Raw):
     """A value documented as one of a few plain JSON schemas, e.g. a card list that a
-    redacted event shows as a count: `Alternatives({"type": "integer"}, CARDS)`."""
+    redacted event shows as a count: `Alternatives({"type": "integer"}, CARDS)`. With
+    `name`, the choice is a component of its own, so a generator names its class
+    once and a client can map it to a type of its own (docs/clients.md)."""
 
-    def __init__(self, *alternatives, **kwargs):
+    def __init__(self, *alternatives, name=None, **kwargs):
         super().__init__(**kwargs)
         self.alternatives = alternatives
+        self.component = name
 
 
 def union2properties(self, field, **kwargs):
@@ -80,9 +83,14 @@ def union2properties(self, field, **kwargs):
 
 
 def alternatives2properties(self, field, **kwargs):
-    if isinstance(field, Alternatives):
-        return _nullable(field, list(field.alternatives))
-    return {}
+    if not isinstance(field, Alternatives):
+        return {}
+    if field.component is None:
+        return _nullable(field, [dict(a) for a in field.alternatives])
+    if field.component not in self.spec.components.schemas:
+        alternatives = [dict(a) for a in field.alternatives]
+        self.spec.components.schema(field.component, component={"oneOf": alternatives})
+    return _nullable(field, [{"$ref": f"#/components/schemas/{field.component}"}])
 
 
 def _nullable(field, alternatives):
@@ -107,9 +115,7 @@ class Seed(fields.Raw):
 
 def seed2properties(self, field, **kwargs):
     if isinstance(field, Seed):
-        return _nullable(
-            field, [{"type": "integer"}, {"type": "string", "minLength": 1, "maxLength": 128}]
-        )
+        return _nullable(field, [INT64, {"type": "string", "minLength": 1, "maxLength": 128}])
     return {}
 
 
@@ -163,4 +169,47 @@ class Text(fields.String):
         return text
 
 
-ATTRIBUTE_FUNCTIONS = (union2properties, alternatives2properties, seed2properties)
+# Java's and Kotlin's `Int`, Swift's `Int32`: generators type an integer without a
+# format as 32 bits, and milliseconds since the epoch (about 1.8e12) overflow them.
+INT32_MAX = 2**31 - 1
+INT64 = {"type": "integer", "format": "int64"}
+MOST_SEATS = 8
+
+
+def int642properties(self, field, **kwargs):
+    """apispec attribute function: an integer that may exceed 32 bits says `int64`,
+    so that every generator gives it a 64-bit type; one whose documented maximum fits
+    in 32 bits (a count of rounds, a wait in seconds) says `int32`."""
+    if not isinstance(field, fields.Integer):
+        return {}
+    highest = [v.max for v in field.validators if isinstance(v, validate.Range) and v.max]
+    if highest and min(highest) <= INT32_MAX:
+        return {"format": "int32"}
+    return {"format": "int64"}
+
+
+def nullable_enum2properties(self, field, ret, **kwargs):
+    """apispec attribute function: a nullable choice is one of an enum of strings or
+    JSON null, not a `[string, null]` type whose enum holds null, which generators
+    split into one class per type (openapi-python-client made three identical ones)."""
+    enum = ret.get("enum")
+    if not (field.allow_none and enum and None in enum and "string" in ret.get("type", ())):
+        return {}
+    del ret["type"], ret["enum"]
+    choices = [value for value in enum if value is not None]
+    return {"oneOf": [{"type": "string", "enum": choices}, {"type": "null"}]}
+
+
+def seat_parameter(converter):
+    """A path's `<int:...>` (a seat number: a table has at most 8) as an OpenAPI
+    parameter schema."""
+    return {"type": "integer", "format": "int32", "minimum": 0, "maximum": MOST_SEATS - 1}
+
+
+ATTRIBUTE_FUNCTIONS = (
+    union2properties,
+    alternatives2properties,
+    seed2properties,
+    int642properties,
+    nullable_enum2properties,
+)

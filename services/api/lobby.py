@@ -2,11 +2,12 @@
 summary, cancelling a waiting game; a seat: claiming, accepting or declining an
 invitation, resigning, returning."""
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import players, schemas, webhook_schemas
-from services.api.apidoc import POSTED, errors
+from services.api.apidoc import POSTED, doc_only, errors
 from services.api.auth import bearer, holder_of, players_seat, seat_of, seat_token_for
 from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
@@ -22,7 +23,11 @@ PUBLIC = []  # no token needed
 # Creates a game as it stands: you against two random bots, one round, a fixed seed.
 CREATE_EXAMPLE = {
     "game": "alebrijes",
-    "seats": [{"name": "ana"}, {"bot": "random"}, {"bot": "random"}],
+    "seats": [
+        {"kind": "human", "name": "ana"},
+        {"kind": "bot", "bot": "random"},
+        {"kind": "bot", "bot": "random"},
+    ],
     "options": {"seed": 7, "rounds": 1},
 }
 
@@ -49,21 +54,34 @@ class Games(MethodView):
         waiting = [s for s in found if s["status"] == "waiting"]
         return json_response({"games": waiting[: query["limit"]]})
 
-    @blp.arguments(schemas.CreateGame, error_status_code=400, example=CREATE_EXAMPLE)
-    @blp.response(201, schemas.Created)
-    @errors(blp, 401, 404, *POSTED, 429)
-    @blp.doc(operationId="createGame", security=PUBLIC)
-    @blp.doc(
-        callbacks=webhook_schemas.callbacks(
-            "{$request.body#/options/webhook/url}", "receiveCreatedGameNotification"
+    @doc_only(blp.response(201, schemas.Created))
+    @errors(blp, 401, 404, *POSTED, 429)  # 401/404: a {player} seat's token, its player
+    @doc_only(
+        blp.doc(
+            operationId="createGame",
+            security=PUBLIC,
+            requestBody={
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {"$ref": "#/components/schemas/CreateGame"},
+                        "example": CREATE_EXAMPLE,
+                    }
+                },
+            },
+            callbacks=webhook_schemas.callbacks(
+                "{$request.body#/options/webhook/url}", "receiveCreatedGameNotification"
+            ),
         )
     )
-    def post(self, body):
+    def post(self):
         """Open a table. Human seats get a bearer token each; the game starts when no
         seat is open and every invited player has accepted. A seat `{"player": "me"}`
         is the caller's player (a player token as the bearer); `{"player": "<id>"}`
         invites that player. With options.webhook, the answer holds the webhook's
-        secret."""
+        secret. The body is one game's (`CreateGame`, told apart by `game`): its
+        options are that game's."""
+        body = schemas.new_game(_json_object())
         d = deps()
         options = {k: v for k, v in body["options"].items() if v is not None}
         seats = players_seats(d, body["seats"])
@@ -73,6 +91,15 @@ class Games(MethodView):
         if registered is not None:
             created["webhook"] = registered
         return json_response(created, 201)
+
+
+def _json_object():
+    """The body as the standard library reads it (body.py has checked it is strict
+    JSON): a seed of 2**70 stays a whole number, which orjson would make a float."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ApiError("bad_request", "the body is a JSON object")
+    return body
 
 
 @blp.route("/<game_id>")

@@ -17,7 +17,6 @@ from services.api.games import CONTRACTS
 from services.api.play import (
     BEARER,
     ETAG,
-    NOTHING_NEW,
     VIEW_DOC,
     VIEW_QUERY,
     command_answer,
@@ -43,7 +42,6 @@ def blueprint(contract):
     class View(MethodView):
         @query_doc(blp, VIEW_QUERY)
         @doc_only(blp.response(200, contract.view, headers=ETAG))
-        @doc_only(blp.alt_response(304, description=NOTHING_NEW))
         @errors(blp, 400, 401, 403, 404, 429)
         @doc_only(
             blp.doc(

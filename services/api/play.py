@@ -6,6 +6,7 @@ below, so they answer byte for byte alike.
 """
 
 import functools
+import time
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -39,7 +40,15 @@ VIEW_DOC = """What the caller's seat may see (a seat token), or the spectator vi
 Long-poll with `after=V&wait=S`: answers as soon as the game's version passes V, or
 with 304 after S seconds (at most 30) if it has not. A game that is over answers at
 once. The answer's `ETag` is the view's version: send it back in `If-None-Match` to
-get 304 when nothing changed."""
+get 304 when nothing changed.
+
+`until=turn` (with the seat's token) waits instead until the seat must act or the
+game is over: a client's loop is one request a turn. With `until` (`turn` or
+`change`) and `after`, the answer also holds `events`: what happened after V, as your
+seat may see it (the first 100; page the rest from `/events`).
+
+The typed per-game operation always answers a view: a wait that runs out answers the
+view unchanged (no 304), and it does not look at `If-None-Match`."""
 
 
 @blp.route("/<game_id>/view")
@@ -81,34 +90,26 @@ def _parsed(schema):
 
 def view_answer(game_id, query, game=None):
     """The caller's view as stored JSON bytes, with long-poll and If-None-Match. With
-    `game`, a game of another kind is unknown here."""
+    `game` (the typed per-game route), a game of another kind is unknown here, and the
+    answer is always a view: a long-poll that runs out answers the view unchanged, and
+    If-None-Match is not looked at, so a generated client's success type is the view."""
     d = deps()
     seat = seat_of(game_id, d.service.secret, required=False)
-    after = query.get("after")
-    if after is None:
+    after, until = query.get("after"), query.get("until")
+    if until == "turn" and seat is None:
+        raise ApiError("bad_request", "until=turn waits for a seat's turn: send its token")
+    if after is None and until is None:
         raw = stored_view(d, game_id, seat)
         view = _of_kind(jsonutil.loads(raw), game_id, game)
     else:
-        # Registered before the first read: a move in between is not missed. A long-poll
-        # that waits costs two round trips (the view, then the new view), one that finds
-        # its version passed one.
-        with watcher().watching(game_id, after) as waiter:
-            raw = stored_view(d, game_id, seat)
-            view = _of_kind(jsonutil.loads(raw), game_id, game)
-            if waits(view, after):
-                # A stored view is written with the checkpoint's version (the projector's
-                # write script), so its version is the projected one; one answered from
-                # the stream is at least as new. Either says whether to wait.
-                with open_wait(query["wait"]):
-                    version_now = functools.partial(projected, d, game_id)
-                    gone = hangups.watch(request.environ)  # its place is given back then
-                    moved = waiter.wait(query["wait"], version_now, view["version"], gone)
-                if not moved:
-                    return Response(status=304, headers=PRIVATE)
-                raw = stored_view(d, game_id, seat)
-                view = jsonutil.loads(raw)
+        answer = _waited(d, game_id, seat, query, game)
+        if answer is None:
+            return Response(status=304, headers=PRIVATE)
+        raw, view = answer
+        if until is not None and after is not None:
+            raw = _with_events(d, game_id, seat, raw, after, view["version"])
     headers = view_headers(view["version"])
-    if request.if_none_match.contains_weak(str(view["version"])):
+    if game is None and request.if_none_match.contains_weak(str(view["version"])):
         return Response(status=304, headers=headers)
     return json_response(raw, headers=headers)
 
@@ -128,6 +129,63 @@ def waits(view, after):
 def of_kind(view, game):
     """Whether `view` is of the kind of game `game` names (None: any game)."""
     return game is None or view["game"] == game
+
+
+def _waited(d, game_id, seat, query, game):
+    """(stored view, its value) once the long-poll's wait is over: when the version
+    passes `after` (with `until=turn`: when the seat must act), when the game is over,
+    or when `wait` runs out. None when it ran out on the generic route (its 304)."""
+    after, until = query.get("after"), query.get("until")
+
+    def done(view):
+        if view["status"] in OVER:
+            return True
+        if until == "turn":
+            # The stored view may lag the stream (a move of the seat's own not yet
+            # projected): its turn is the current view's, not a stale one's.
+            return seat in view["to_act"] and view["version"] >= d.store.version(game_id)
+        return after is None or view["version"] > after
+
+    deadline = time.monotonic() + query["wait"]
+    seen = after
+    if seen is None:  # nothing to wait past yet: what is there now
+        raw = stored_view(d, game_id, seat)
+        view = _of_kind(jsonutil.loads(raw), game_id, game)
+        if done(view):
+            return raw, view
+        seen = view["version"]
+    while True:
+        # Registered before the read: a move in between is not missed. A long-poll
+        # that waits costs two round trips (the view, then the new view), one that
+        # finds its version passed one.
+        with watcher().watching(game_id, seen) as waiter:
+            raw = stored_view(d, game_id, seat)
+            view = _of_kind(jsonutil.loads(raw), game_id, game)
+            if done(view):
+                return raw, view
+            left = deadline - time.monotonic()
+            # A stored view is written with the checkpoint's version (the projector's
+            # write script), so its version is the projected one; one answered from
+            # the stream is at least as new. Either says whether to wait.
+            moved = view["version"] > seen  # newer, but not yet the seat's turn
+            if not moved and left > 0:
+                with open_wait(left):
+                    version_now = functools.partial(projected, d, game_id)
+                    gone = hangups.watch(request.environ)  # its place is given back then
+                    moved = waiter.wait(left, version_now, view["version"], gone)
+        if not moved:
+            return (raw, view) if game is not None else None
+        seen = max(seen, view["version"])
+
+
+def _with_events(d, game_id, seat, raw, after, version):
+    """The stored view `raw` with `events`: what happened after `after` up to the
+    view's `version`, as the seat may see it, the first MOST_EVENTS of them."""
+    with refused():
+        _, current = d.service.load(game_id, fresh=True)
+    records = d.store.read(game_id, after=after, limit=schemas.MOST_EVENTS)
+    events = [event_as_seen(current, r, seat) for r in records if r.version <= version]
+    return raw[:-1] + b',"events":' + jsonutil.dumps(events) + b"}"
 
 
 def _of_kind(view, game_id, game):

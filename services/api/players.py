@@ -14,6 +14,7 @@ from services.api.apidoc import POSTED, errors
 from services.api.auth import bearer
 from services.api.context import deps, json_response
 from services.api.errors import ApiError
+from services.api.fields import INT64
 from services.api.limits import LONGEST_LEASE, lease, open_wait
 from shared import jsonutil
 from shared.games.base import RuleError
@@ -334,10 +335,10 @@ class MyStream(MethodView):
         operationId="streamMyInbox",
         parameters=[
             {"in": "header", "name": "Last-Event-ID", "required": False,
-             "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
+             "schema": {**INT64, "minimum": 0, "maximum": 2**53},
              "description": "Resume after this inbox version (sent by EventSource)."},
             {"in": "query", "name": "after", "required": False,
-             "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
+             "schema": {**INT64, "minimum": 0, "maximum": 2**53},
              "description": "Resume after this inbox version."},
         ],
         responses={

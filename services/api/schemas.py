@@ -1,182 +1,76 @@
 """The API's request and response schemas (marshmallow). The OpenAPI document is
 generated from these same classes, and request bodies are validated with them."""
 
-from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow import Schema, ValidationError, fields, validate
 
-from services.api.errors import STATUS
-from services.api.fields import Count, Flag, QueryInteger, QueryNumber, Seconds, Seed, Text
+from services.api.errors import STATUS, ApiError
+from services.api.fields import MOST_SEATS, QueryInteger, QueryNumber, Text
 from services.api.games import CONTRACTS
 from services.api.games.contract import ForkedFrom, PublicSeat, Summary
 from services.api.games.replay import REPLAYS
-from services.api.webhook_schemas import WebhookRegistered, WebhookSpec
-from shared import bots, games, table
+from services.api.seat_specs import NAME, SeatSpec
+from services.api.webhook_schemas import WebhookRegistered
+from shared import bots, games
 
-NAME = validate.Length(min=1, max=40)
-# A bot level's name; which levels there are is the registry's (shared.bots.registry):
-# CreateGame checks them against the game, so a plugin needs no change here.
-LEVEL = validate.Length(min=1, max=100)
 # A version is a Redis stream id's first part; past this no stream can reach.
 MAX_VERSION = 2**63 - 1
 VERSION = validate.Range(min=0, max=MAX_VERSION)
 MAX_WAIT = 30  # seconds a long-poll may wait
+MOST_EVENTS = 100  # events a view answer carries at most (`until`)
 
 
-class SeatSpec(Schema):
-    name = Text(validate=NAME, metadata={"description": "A human player's name."})
-    bot = fields.String(
-        validate=LEVEL,
-        metadata={
-            "description": "A bot's level: random, greedy (a heuristic), ismcts (a "
-            "search, the strongest) or an installed plugin's; see docs/bots.md."
-        },
-    )
-    think_ms = Count(
-        allow_none=True,
-        validate=validate.Range(min=bots.MIN_THINK_MS, max=bots.MAX_THINK_MS),
-        metadata={
-            "description": f"The ismcts bot's time to think per decision, in ms "
-            f"({bots.MIN_THINK_MS} to {bots.MAX_THINK_MS}; default {bots.THINK_MS})."
-        },
-    )
-    open = Flag(metadata={"description": "A seat left for someone to claim."})
-    player = fields.String(
-        validate=validate.Length(min=1, max=64),
-        metadata={
-            "description": '"me": the seat is the creator\'s player (its player token as '
-            "the bearer); a player's id: an invitation, the seat reserved for that player "
-            "until it accepts (the game starts once every seat is taken and accepted)."
-        },
-    )
-    reaction_seconds = Seconds(
-        validate=validate.Range(min=0, max=MAX_WAIT),
-        metadata={
-            "description": "A bot's reaction delay before it claims or stacks out of "
-            "turn (Alien), so a quick human can beat it. Default 1.5."
-        },
-    )
+class NewGame(Schema):
+    """A new table's body as read: `options` is then checked as the game's own
+    (`new_game`). Documented as the union `CreateGame` of the games' bodies."""
 
-    @validates_schema
-    def one_kind(self, data, **kwargs):
-        named, bot, open_seat, player = (data.get(k) for k in ("name", "bot", "open", "player"))
-        if player and (named or bot or open_seat):
-            raise ValidationError("a player's seat is {player} alone: the name is the player's")
-        if (open_seat and (named or bot)) or not (named or bot or open_seat or player):
-            raise ValidationError(
-                "a seat is {name}, {bot} (with an optional name), {open: true} or {player}"
-            )
-        if data.get("think_ms") is not None and not bot:
-            raise ValidationError("think_ms is for a bot's seat", "think_ms")
-
-
-class Options(Schema):
-    seed = Seed(
-        allow_none=True,
-        metadata={
-            "description": "Fixes every shuffle. Drawn by the server when left out; "
-            "seed_sha256 (salted by the server) is public, and the seed and its salt are "
-            "revealed when the game ends. A chosen seed marks the game dealt_by_creator."
-        },
-    )
-    deck = fields.List(
-        fields.String(validate=validate.Length(min=1, max=4)),
-        allow_none=True,
-        validate=validate.Length(max=200),
-        metadata={
-            "description": "A complete ordering of the game's cards, in the order the "
-            "rulebook deals (see the game's rules page). Marks the game custom_deck "
-            "and dealt_by_creator."
-        },
-    )
-    variant = fields.String(
-        allow_none=True,
-        validate=validate.Length(max=40),
-        metadata={
-            "description": "Switches on one of the game's on/off options by name "
-            "(Alebrijes: one_turn; Alien: no_math; Abluxxen: published; Alakablast has none)."
-        },
-    )
-    rounds = Count(
-        validate=validate.Range(min=1, max=20),
-        metadata={"description": "Alebrijes: rounds to play (default 3)."},
-    )
-    one_turn = Flag(
-        metadata={"description": "Alebrijes: each trick is one lap (the rulebook's variant)."}
-    )
-    stack_seconds = Seconds(
-        validate=validate.Range(min=1, max=60),
-        metadata={
-            "description": "Alien: how long the stacking window stays open after a "
-            "CAPTURED! claim, in seconds (default 5)."
-        },
-    )
-    no_math = Flag(
-        metadata={"description": "Alien: no sum or difference captures (the rulebook's variant)."}
-    )
-    published = Flag(
-        metadata={"description": "Abluxxen: play the published rules instead of the rulebook's."}
-    )
-    turn_seconds = Count(
-        allow_none=True,
-        validate=validate.Range(min=1, max=7 * 24 * 3600),
-        metadata={
-            "description": "Seconds a seat has to act; then the rules' default action "
-            "is taken for it. None by default: no timer."
-        },
-    )
-    zombie_after = Count(
-        allow_none=True,
-        validate=validate.Range(min=1, max=100),
-        metadata={
-            "description": "Timeouts in a row after which a bot plays the seat until "
-            "its holder acts again (default 2)."
-        },
-    )
-    takeover_bot = fields.String(
-        allow_none=True,
-        validate=LEVEL,
-        metadata={
-            "description": "The bot level that plays a seat after zombie_after timeouts, "
-            f"or once resigned (default {table.TAKEOVER_BOT})."
-        },
-    )
-    rated = Flag(
-        metadata={
-            "description": "A rated game: every seat a player's (open seats are claimed "
-            "by players); its result moves the players' ratings (a game seating bots only "
-            "where the operator sets RATE_BOT_GAMES). See the README's ratings."
-        }
-    )
-    webhook = fields.Nested(
-        WebhookSpec,
-        metadata={
-            "description": "The game's webhook: notifications of what a spectator may "
-            "see (every seat's your_turn, the start, the end...). See docs/webhooks.md."
-        },
-    )
-
-
-class CreateGame(Schema):
     game = fields.String(required=True, validate=validate.OneOf(games.NAMES))
-    seats = fields.List(
-        fields.Nested(SeatSpec), required=True, validate=validate.Length(min=1, max=8)
-    )
-    options = fields.Nested(Options, load_default=dict)
+    seats = fields.List(SeatSpec(), required=True, validate=validate.Length(min=1, max=MOST_SEATS))
+    options = fields.Dict(load_default=dict)
 
-    @validates_schema
-    def levels_play_the_game(self, data, **kwargs):
-        """Every bot level named is installed and plays the game (400 naming the
-        levels that do)."""
-        game = data.get("game")
-        errors = {}
-        for i, seat in enumerate(data.get("seats") or ()):
-            why = _unplayable(seat.get("bot"), game)
-            if why:
-                errors.setdefault("seats", {})[i] = {"bot": [why]}
-        why = _unplayable((data.get("options") or {}).get("takeover_bot"), game)
+
+_NEW_GAME = NewGame()
+_OPTIONS = {game: contract.options() for game, contract in CONTRACTS.items()}
+UNKNOWN = "Unknown field."
+# An option some game has: for another game, the rules' refusal (bad_options).
+SOME_GAMES_OPTION = {name for schema in _OPTIONS.values() for name in schema.fields}
+INVALID = "the request body is not valid"
+
+
+def new_game(body):
+    """The body of `POST /v1/games`, checked: its seats by kind, its options as the
+    game's, and every bot level named installed and playing the game (400 naming the
+    levels that do). Raises ApiError: bad_request for a value the schema refuses,
+    bad_options for another game's option."""
+    try:
+        loaded = _NEW_GAME.load(body)
+    except ValidationError as error:
+        raise ApiError("bad_request", INVALID, error.messages) from None
+    game = loaded["game"]
+    try:
+        loaded["options"] = _OPTIONS[game].load(loaded["options"])
+    except ValidationError as error:
+        unknown = all(
+            problem == [UNKNOWN] and name in SOME_GAMES_OPTION
+            for name, problem in error.messages.items()
+        )
+        if unknown:
+            raise ApiError(
+                "bad_options",
+                f"{game} has no option {', '.join(error.messages)}",
+                {"options": error.messages},
+            ) from None
+        raise ApiError("bad_request", INVALID, {"options": error.messages}) from None
+    errors = {}
+    for i, seat in enumerate(loaded["seats"]):
+        why = _unplayable(seat.get("bot"), game)
         if why:
-            errors["options"] = {"takeover_bot": [why]}
-        if errors:
-            raise ValidationError(errors)
+            errors.setdefault("seats", {})[i] = {"bot": [why]}
+    why = _unplayable(loaded["options"].get("takeover_bot"), game)
+    if why:
+        errors["options"] = {"takeover_bot": [why]}
+    if errors:
+        raise ApiError("bad_request", INVALID, errors)
+    return loaded
 
 
 def _unplayable(level, game):
@@ -246,9 +140,9 @@ class Fork(Schema):
         metadata={"description": "The original's version the fork starts from."},
     )
     seats = fields.List(
-        fields.Nested(SeatSpec),
+        SeatSpec(),
         required=True,
-        validate=validate.Length(min=1, max=8),
+        validate=validate.Length(min=1, max=MOST_SEATS),
         metadata={"description": "The fork's seats, as many as the original's."},
     )
 
@@ -286,6 +180,14 @@ class ViewQuery(Schema):
         validate=validate.Range(min=0, max=MAX_WAIT),
         metadata={"description": "Long-poll: seconds to wait at most (30)."},
     )
+    until = fields.String(
+        validate=validate.OneOf(["change", "turn"]),
+        metadata={
+            "description": "Long-poll: `turn` waits until your seat must act or the game "
+            "is over; `change` (as without it) until the version passes `after`. Either "
+            "adds `events` since `after` to the answer."
+        },
+    )
 
 
 class EventsQuery(Schema):
@@ -306,7 +208,10 @@ class LobbyQuery(Schema):
 class Problem(Schema):
     type = fields.String(required=True)
     title = fields.String(required=True)
-    status = fields.Integer(required=True)
+    # Registered before the attribute functions (fields.py) are: its format is spelt out.
+    status = fields.Integer(
+        required=True, validate=validate.Range(min=400, max=599), metadata={"format": "int32"}
+    )
     code = fields.String(
         required=True,
         validate=validate.OneOf(sorted(STATUS)),
@@ -336,6 +241,7 @@ UNIONS = {
     "EventPage": {game: contract.event_page for game, contract in CONTRACTS.items()},
     "Moved": {game: contract.moved for game, contract in CONTRACTS.items()},
     "Replay": REPLAYS,
+    "CreateGame": {game: contract.create for game, contract in CONTRACTS.items()},
 }
 
 

@@ -18,6 +18,7 @@ from services.api.apidoc import errors
 from services.api.auth import seat_of
 from services.api.context import deps, refused
 from services.api.errors import ApiError
+from services.api.fields import INT64
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import OVER, event_as_seen, projected, watcher
 from services.api.schemas import MAX_VERSION
@@ -42,10 +43,10 @@ class EventStream(MethodView):
         operationId="streamEvents",
         parameters=[
             {"in": "header", "name": "Last-Event-ID", "required": False,
-             "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
+             "schema": {**INT64, "minimum": 0, "maximum": MAX_VERSION},
              "description": "Resume after this version (sent by EventSource on reconnect)."},
             {"in": "query", "name": "after", "required": False,
-             "schema": {"type": "integer", "minimum": 0, "maximum": MAX_VERSION},
+             "schema": {**INT64, "minimum": 0, "maximum": MAX_VERSION},
              "description": "Resume after this version."},
         ],
         responses={

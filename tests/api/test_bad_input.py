@@ -68,7 +68,6 @@ def test_a_body_no_strict_json_reader_accepts_is_a_bad_request(client, deps, raw
         ({"zombie_after": 2.0}, "zombie_after"),
         ({"one_turn": "yes"}, "one_turn"),
         ({"one_turn": 1}, "one_turn"),
-        ({"stack_seconds": "5"}, "stack_seconds"),
         ({"seed": "a\u0000b"}, "seed"),
     ],
 )
@@ -76,6 +75,21 @@ def test_an_option_of_the_wrong_json_type_is_refused(client, deps, options, fiel
     response = post_raw(client, "/v1/games", creation(**options))
     assert_problem(response, 400, "bad_request")
     assert field in response.get_json()["errors"]["options"]
+    assert deps.store.game_ids() == []
+
+
+def test_an_alien_option_of_the_wrong_json_type_is_refused(client, deps):
+    body = {"game": "alien", "seats": [{"name": "a"}, {"open": True}]}
+    response = client.post("/v1/games", json={**body, "options": {"stack_seconds": "5"}})
+    assert_problem(response, 400, "bad_request")
+    assert "stack_seconds" in response.get_json()["errors"]["options"]
+    assert deps.store.game_ids() == []
+
+
+def test_another_games_option_is_the_rules_refusal_and_names_it(client, deps):
+    response = post_raw(client, "/v1/games", creation(stack_seconds=5))
+    assert_problem(response, 400, "bad_options")
+    assert "stack_seconds" in response.get_json()["detail"]
     assert deps.store.game_ids() == []
 
 

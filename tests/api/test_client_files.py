@@ -39,7 +39,19 @@ def test_the_client_files_are_package_data():
     (globs,) = config["tool"]["setuptools"]["package-data"].values()
     shipped = {
         p.relative_to(play_client.FILES.parents[1]).as_posix()
-        for p in play_client.FILES.rglob("*")
+        for p in [*play_client.FILES.rglob("*"), play_client.STATIC / "favicon.ico"]
         if p.is_file()
     }
     assert shipped and all(any(fnmatch.fnmatch(f, g) for g in globs) for f in shipped)
+
+
+def test_docs_and_play_have_an_icon(client):
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/vnd.microsoft.icon"
+    assert icon.get_data()[:4] == b"\x00\x00\x01\x00"  # an ICO's header
+    assert b'rel="icon" href="/favicon.ico"' in client.get("/play/").get_data()
+
+
+def test_the_documents_server_is_relative():
+    """/docs' "Try it out" calls whichever host and port served it."""
+    assert yaml.safe_load(openapi.PATH.read_text())["servers"][0]["url"] == "/"

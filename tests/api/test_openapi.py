@@ -46,6 +46,36 @@ def test_every_endpoint_and_error_code_is_documented():
         assert STATE_SCHEMAS[game].__name__ in schemas
 
 
+def integers(node, path=""):
+    """Every integer schema in the document, with where it is."""
+    if isinstance(node, dict):
+        kind = node.get("type")
+        if kind == "integer" or (isinstance(kind, list) and "integer" in kind):
+            yield path, node
+        for key, value in node.items():
+            yield from integers(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from integers(value, f"{path}[{i}]")
+
+
+def test_every_integer_that_may_pass_32_bits_is_int64():
+    """Kotlin, Java and Swift type an integer without a format as 32 bits: a
+    millisecond timestamp (about 1.8e12) would overflow. Only an integer whose
+    documented maximum fits in 32 bits may be int32."""
+    spec = yaml.safe_load(openapi.PATH.read_text())
+    found = list(integers(spec))
+    assert len(found) > 300
+    for path, schema in found:
+        fits = schema.get("maximum", 2**63) <= 2**31 - 1
+        assert schema.get("format") == ("int32" if fits else "int64"), (path, schema)
+    schemas = spec["components"]["schemas"]
+    assert schemas["GameStarted"]["properties"]["at"]["format"] == "int64"
+    assert schemas["TableTimer"]["properties"]["deadline"]["format"] == "int64"
+    deadlines = schemas["AlienView"]["properties"]["deadlines"]["items"]
+    assert deadlines["type"] == ["integer", "null"] and deadlines["format"] == "int64"
+
+
 @pytest.fixture(scope="module")
 def live_app(tmp_path_factory):
     import fakeredis

@@ -72,3 +72,53 @@ def node_tools():
         run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=NODE_CACHE)
         stamp.write_text(digest)
     return NODE_CACHE / "node_modules" / ".bin"
+
+
+# Debian's jars (/usr/share/java) the Java client compiles against.
+JVM_JARS = ("jackson-databind", "jackson-core", "jackson-annotations", "jsr305",
+            "geronimo-annotation-1.3-spec")  # fmt: skip
+# openapi-generator `java` flags, as docs/clients.md gives them. A card list that a
+# redacted event shows as a count (array or integer) is mapped to Jackson's JsonNode:
+# the generator's Java oneOf of an array and a number does not compile.
+JAVA_FLAGS = [
+    "-g", "java", "--library", "native",
+    "--additional-properties", "openApiNullable=false,supportUrlQuery=false,"
+    "hideGenerationTimestamp=true,invokerPackage=tablestream,apiPackage=tablestream.api,"
+    "modelPackage=tablestream.model",
+    "--schema-mappings", "AlienCardsOrCount=com.fasterxml.jackson.databind.JsonNode,"
+    "AlakablastSpellsOrCount=com.fasterxml.jackson.databind.JsonNode",
+]  # fmt: skip
+
+
+def jvm_classpath():
+    """The classpath of Debian's Jackson and annotation jars; a failure naming the
+    packages when one is missing."""
+    jars = [Path("/usr/share/java") / f"{name}.jar" for name in JVM_JARS]
+    missing = [str(jar) for jar in jars if not jar.exists()]
+    assert not missing, (
+        f"missing {missing}: apt-get install libjackson2-databind-java "
+        "libjsr305-java libgeronimo-annotation-1.3-spec-java (make test-slow does)"
+    )
+    return ":".join(map(str, jars))
+
+
+def java_client(directory):
+    """openapi-generator's Java client (library native) for openapi.yaml; returns its
+    source root. Without jackson-datatype-jsr310 (not in Debian 12) the ApiClient's
+    JavaTimeModule is taken out: the API has no date-time fields."""
+    need("java")
+    quiet = "apiTests=false,modelTests=false,apiDocs=false,modelDocs=false"
+    run([str(BIN / "openapi-generator-cli"), "generate", "-i", str(SPEC), "-o", str(directory),
+         *JAVA_FLAGS, "--global-property", quiet], timeout=600)  # fmt: skip
+    source = directory / "src" / "main" / "java"
+    invoker = source / "tablestream"
+    for name in ("RFC3339InstantDeserializer.java", "RFC3339JavaTimeModule.java"):
+        (invoker / name).unlink()
+    # The import and the registrations (ApiClient also registers the RFC 3339 module).
+    for name, taken in (("ApiClient.java", 3), ("JSON.java", 2)):
+        path = invoker / name
+        lines = path.read_text().splitlines(keepends=True)
+        kept = [line for line in lines if "jsr310" not in line and "JavaTimeModule()" not in line]
+        assert len(lines) - len(kept) == taken, f"{name}: the generator's template changed"
+        path.write_text("".join(kept))
+    return source

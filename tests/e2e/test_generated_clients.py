@@ -81,14 +81,19 @@ class TypedTable:
         self.raw = []  # (schema name, JSON text) of every view and event page seen
 
     def create(self, options):
+        from tablestream_client import models
         from tablestream_client.api.games import create_game
-        from tablestream_client.models import CreateGame, CreateGameGame, Options, SeatSpec
+        from tablestream_client.models import HumanSeat, HumanSeatKind
 
-        body = CreateGame(
-            game=CreateGameGame(self.game),
-            seats=[SeatSpec(name=f"p{i}") for i in range(PLAYERS)],
-            options=Options.from_dict(options),
+        # One game's body: its own options class, its own `game` tag.
+        title = self.game.capitalize()
+        create = getattr(models, f"Create{title}Game")
+        body = create(
+            game=getattr(models, f"Create{title}GameGame")(self.game),
+            seats=[HumanSeat(kind=HumanSeatKind.HUMAN, name=f"p{i}") for i in range(PLAYERS)],
+            options=getattr(models, f"{title}TableOptions").from_dict(options),
         )
+        assert leftovers(body.options) == []  # every option is the game's own
         created = create_game.sync(client=self.anonymous, body=body)
         assert leftovers(created) == []
         self.id = created.id
@@ -103,9 +108,7 @@ class TypedTable:
     def view(self, client, after=None):
         kwargs = {} if after is None else {"after": after, "wait": 10}
         answer = self.get_view.sync_detailed(client=client, game_id=self.id, **kwargs)
-        if answer.status_code == 304:  # a long-poll that saw nothing new
-            return None
-        assert answer.status_code == 200, answer.content
+        assert answer.status_code == 200, answer.content  # a typed view: never a 304
         self.raw.append((f"{self.game.capitalize()}View", answer.content))
         assert leftovers(answer.parsed) == [], answer.content
         return answer.parsed
@@ -177,7 +180,13 @@ def test_openapi_python_client_types_the_generic_view_by_game(stack, generated, 
 
 def test_openapi_python_client_replays_exports_imports_and_forks_typed(played, generated):
     from tablestream_client.api.replays import export_game, fork_game, get_replay, import_replay
-    from tablestream_client.models import Fork, SeatSpec
+    from tablestream_client.models import (
+        BotSeat,
+        BotSeatKind,
+        Fork,
+        HumanSeat,
+        HumanSeatKind,
+    )
 
     for game, (typed, _) in played.items():
         title, anyone = game.capitalize(), typed.anonymous
@@ -190,7 +199,8 @@ def test_openapi_python_client_replays_exports_imports_and_forks_typed(played, g
         assert type(log).__name__ == f"{title}EventPage" and leftovers(log) == []
         imported = import_replay.sync(client=anyone, body=log)
         assert imported.verdict.value == "checks_out" and imported.version == log.version
-        seats = [SeatSpec(name="ana"), *[SeatSpec(bot="random")] * (PLAYERS - 1)]
+        bot = BotSeat(kind=BotSeatKind.BOT, bot="random")
+        seats = [HumanSeat(kind=HumanSeatKind.HUMAN, name="ana"), *[bot] * (PLAYERS - 1)]
         forked = fork_game.sync(client=anyone, game_id=typed.id, body=Fork(at=8, seats=seats))
         assert forked.forked_from.game == typed.id and forked.forked_from.version >= 8
         assert forked.seats[0].token
@@ -270,13 +280,14 @@ def test_openapi_python_client_plays_as_players(stack, generated):
     )
     from tablestream_client.api.ratings import get_leaderboard, get_player_ratings
     from tablestream_client.models import (
-        CreateGame,
-        CreateGameGame,
+        AlebrijesTableOptions,
+        CreateAlebrijesGame,
+        CreateAlebrijesGameGame,
         GetLeaderboardAround,
         GetMyGamesStatus,
         NewPlayer,
-        Options,
-        SeatSpec,
+        PlayerSeat,
+        PlayerSeatKind,
     )
 
     anyone = generated.Client(base_url=stack.base, raise_on_unexpected_status=True)
@@ -290,10 +301,13 @@ def test_openapi_python_client_plays_as_players(stack, generated):
         )
 
     players = [as_player(ana), as_player(bea)]
-    body = CreateGame(
-        game=CreateGameGame("alebrijes"),
-        seats=[SeatSpec(player="me"), SeatSpec(player=bea.id)],
-        options=Options.from_dict({"seed": 4, "rounds": 1, "rated": True}),
+    body = CreateAlebrijesGame(
+        game=CreateAlebrijesGameGame.ALEBRIJES,
+        seats=[
+            PlayerSeat(kind=PlayerSeatKind.PLAYER, player="me"),
+            PlayerSeat(kind=PlayerSeatKind.PLAYER, player=bea.id),
+        ],
+        options=AlebrijesTableOptions.from_dict({"seed": 4, "rounds": 1, "rated": True}),
     )
     created = create_game.sync(client=players[0], body=body)
     assert created.seats[1].invited and created.seats[1].token is None

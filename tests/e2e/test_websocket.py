@@ -126,6 +126,11 @@ class Seat:
                     sent = None
                     if message["type"] == "answer":
                         self.answers += 1
+                    elif message["problem"]["code"] == "rate_limited":
+                        # A fast game can pass the socket's message limit: as a client
+                        # should, wait the time it names and send again.
+                        time.sleep(message["retry_after"])
+                        acted_at = 0
                     else:  # a bot or the other seat moved first: wait for the next view
                         code = message["problem"]["code"]
                         assert code in ("version_conflict", "not_your_turn"), message

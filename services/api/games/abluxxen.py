@@ -2,10 +2,13 @@
 
 from marshmallow import Schema, fields, validate
 
+from services.api.fields import Flag
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, tag
+from services.api.games.options import TableOptions, variant
 from shared.games import abluxxen
 from shared.games.abluxxen.commands import CHOICES
+from shared.games.abluxxen.facts import OPTIONS as RULES_OPTIONS
 
 # A pattern, not an enum: openapi-generator's Python models cannot check an enum inside
 # a list of lists (hands), and every code matching it is a card.
@@ -275,4 +278,10 @@ EVENTS = {
     "game_over": AbluxxenGameOver,
 }
 
-CONTRACT = Contract("abluxxen", COMMANDS, AbluxxenState, EVENTS)
+
+class AbluxxenTableOptions(TableOptions):
+    variant = variant(RULES_OPTIONS)
+    published = Flag(metadata={"description": "Play the published rules, not the rulebook's."})
+
+
+CONTRACT = Contract("abluxxen", COMMANDS, AbluxxenState, EVENTS, AbluxxenTableOptions)

@@ -2,9 +2,10 @@
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from services.api.fields import Alternatives
+from services.api.fields import INT64, Alternatives
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, tag
+from services.api.games.options import TableOptions
 from shared.games import alakablast
 from shared.games.alakablast import cards
 
@@ -189,7 +190,8 @@ class AlakablastState(Schema):
 
 SPELLS_OR_COUNT = Alternatives(
     {"type": "array", "items": {"type": "string", "enum": sorted(set(alakablast.CARDS))}},
-    {"type": "integer", "description": "How many: the spells are hidden from you."},
+    {**INT64, "description": "How many: the spells are hidden from you."},
+    name="AlakablastSpellsOrCount",
     required=True,
 )
 SPELLS = fields.List(fields.String(validate=SPELL), required=True)
@@ -320,4 +322,9 @@ EVENTS = {
     "game_over": AlakablastGameOver,
 }
 
-CONTRACT = Contract("alakablast", COMMANDS, AlakablastState, EVENTS)
+
+class AlakablastTableOptions(TableOptions):
+    """Alakablast has no options of its own."""
+
+
+CONTRACT = Contract("alakablast", COMMANDS, AlakablastState, EVENTS, AlakablastTableOptions)

@@ -2,8 +2,11 @@
 
 from marshmallow import Schema, fields, validate
 
+from services.api.fields import Count, Flag
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, Result, tag
+from services.api.games.options import TableOptions, variant
+from shared.games.alebrijes.options import OPTIONS as RULES_OPTIONS
 
 # A pattern, not an enum: generators turn enum values into names, and `B1` and `B1*`
 # would both become `B1`.
@@ -188,4 +191,14 @@ EVENTS = {
     "round_ended": AlebrijesRoundEnded,
 }
 
-CONTRACT = Contract("alebrijes", COMMANDS, AlebrijesState, EVENTS)
+
+class AlebrijesTableOptions(TableOptions):
+    variant = variant(RULES_OPTIONS)
+    rounds = Count(
+        validate=validate.Range(min=1, max=20),
+        metadata={"description": "Rounds to play (default 3)."},
+    )
+    one_turn = Flag(metadata={"description": "Each trick is one lap (the rulebook's variant)."})
+
+
+CONTRACT = Contract("alebrijes", COMMANDS, AlebrijesState, EVENTS, AlebrijesTableOptions)

@@ -2,11 +2,13 @@
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from services.api.fields import Alternatives
+from services.api.fields import INT64, Alternatives, Flag, Seconds
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, tag
+from services.api.games.options import TableOptions, variant
 from shared.games import alien
 from shared.games.alien import facts
+from shared.games.alien.facts import OPTIONS as RULES_OPTIONS
 
 CLUE = validate.OneOf(facts.CLUE_CARDS)
 CAPTURED = validate.OneOf(facts.CAPTURED_CARDS)
@@ -164,7 +166,8 @@ class AlienState(Schema):
 CARD_CODES = sorted(set(alien.CARDS))
 CARDS_OR_COUNT = Alternatives(
     {"type": "array", "items": {"type": "string", "enum": CARD_CODES}},
-    {"type": "integer", "description": "How many: the cards are hidden from you."},
+    {**INT64, "description": "How many: the cards are hidden from you."},
+    name="AlienCardsOrCount",
     required=True,
 )
 
@@ -305,4 +308,17 @@ EVENTS = {
     "took_alien": AlienTookAlien,
 }
 
-CONTRACT = Contract("alien", COMMANDS, AlienState, EVENTS)
+
+class AlienTableOptions(TableOptions):
+    variant = variant(RULES_OPTIONS)
+    stack_seconds = Seconds(
+        validate=validate.Range(min=1, max=60),
+        metadata={
+            "description": "How long the stacking window stays open after a CAPTURED! "
+            "claim, in seconds (default 5)."
+        },
+    )
+    no_math = Flag(metadata={"description": "No sum or difference captures (a variant)."})
+
+
+CONTRACT = Contract("alien", COMMANDS, AlienState, EVENTS, AlienTableOptions)

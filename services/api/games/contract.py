@@ -3,15 +3,17 @@
 For a game `X` (Alebrijes...) this makes the components a generated client codes
 against: `XCommand` (its commands, discriminated by `type`), `XEvent` (the log's
 lifecycle events and the game's own, discriminated by `type`), `XView` (a seat's view
-with `state: XState` and `legal: [XCommand]`), `XEventPage` and `XMoved` (the answer to
-a command). Cross-game answers (`View`, `EventPage`, `Moved`) are unions of these,
-discriminated by `game`. Two games' commands are never in one union, so `pass` in
+with `state: XState` and `legal: [XCommand]`), `XEventPage`, `XMoved` (the answer to
+a command) and `CreateXGame` (a new table's body, with the game's `XTableOptions`).
+Cross-game answers (`View`, `EventPage`, `Moved`) and the body `CreateGame` are unions
+of these, discriminated by `game`. Two games' commands are never in one union, so `pass` in
 Alebrijes and `pass` in Alien stay apart.
 """
 
 from marshmallow import Schema, fields, validate
 
-from services.api.fields import Union
+from services.api.fields import MOST_SEATS, Union
+from services.api.seat_specs import SeatSpec
 from shared import games, table
 
 
@@ -312,11 +314,23 @@ class ViewBase(Summary):
 class Contract:
     """The typed components of one game. `name` is the game's wire name."""
 
-    def __init__(self, name, commands, state, events):
+    def __init__(self, name, commands, state, events, options):
         title = name.capitalize()
         self.name = name
         self.title = title
         self.commands = commands
+        self.options = options
+        self.create = type(
+            f"Create{title}Game",
+            (Schema,),
+            {
+                "game": tag(name),
+                "seats": fields.List(
+                    SeatSpec(), required=True, validate=validate.Length(min=1, max=MOST_SEATS)
+                ),
+                "options": fields.Nested(options, metadata={"description": "Default: none."}),
+            },
+        )
         self.command = Union(f"{title}Command", commands)
         commanded = type(
             f"{title}Commanded",
@@ -346,6 +360,14 @@ class Contract:
                     metadata={"description": "Every command this seat may send now, as sent."},
                 ),
                 "state": fields.Nested(state, allow_none=True, required=True),
+                "events": fields.List(
+                    self.event(),
+                    metadata={
+                        "description": "Only in a long-poll's answer with `until` and "
+                        "`after`: what happened after `after`, as your seat may see it "
+                        "(the first 100)."
+                    },
+                ),
             },
         )
         self.event_page = type(

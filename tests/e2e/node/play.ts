@@ -24,7 +24,11 @@ async function main(): Promise<void> {
   const created = await api.POST("/v1/games", {
     body: {
       game: "alebrijes",
-      seats: [{ name: "ana" }, { name: "bea" }, { name: "cy" }],
+      seats: [
+        { kind: "human", name: "ana" },
+        { kind: "human", name: "bea" },
+        { kind: "human", name: "cy" },
+      ],
       options: { seed: 5, rounds: 1 },
     },
   });

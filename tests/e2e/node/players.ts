@@ -27,7 +27,10 @@ async function main(): Promise<void> {
     headers: bearer(ana.token),
     body: {
       game: "alebrijes",
-      seats: [{ player: "me" }, { player: bea.id }],
+      seats: [
+        { kind: "player", player: "me" },
+        { kind: "player", player: bea.id },
+      ],
       options: { seed: 6, rounds: 1 },
     },
   });
