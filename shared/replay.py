@@ -41,7 +41,10 @@ def check(records):
         return ["the seed is not in the log: a game's log is whole only once it has finished"]
     problems = []
     if table.seed_sha256(seed, created.get("seed_salt", "")) != created["seed_sha256"]:
-        problems.append("the seed does not match the seed_sha256 published when it began")
+        problems.append(
+            "the seed does not match its commitment: sha256(seed_salt + seed) is not the "
+            "seed_sha256 published when the game began"
+        )
     return problems + _decide_again(events)
 
 
@@ -61,10 +64,37 @@ def _decide_again(events):
         if logged != decided and logged == decided[: len(logged)]:
             return ["the log ends in the middle of a decision: it is truncated"]
         if logged != decided:
-            return [f"the events from {position + 1} are not what the rules decide"]
+            return [_mismatch(events, position, logged, decided)]
         current = table.fold(decided, current)
         position += len(decided)
     return []
+
+
+def _mismatch(events, position, logged, decided):
+    """In words: the first logged event of the decision that `events[position]` begins
+    that is not the one the rules decide, and how it differs."""
+    begun = f"event {position + 1} ({events[position]['type']})"
+    number, was, ought = next(
+        (position + offset + 1, was, ought)
+        for offset, (was, ought) in enumerate(zip(logged, decided, strict=False))
+        if was != ought
+    )
+    if was["type"] != ought["type"]:
+        return (
+            f"event {number} is {was['type']} where the rules decide {ought['type']}, in "
+            f"the decision {begun} begins"
+        )
+    differ = sorted(k for k in was.keys() | ought.keys() if was.get(k) != ought.get(k))
+    differ = differ or ["fields"]  # a field null in one and missing in the other
+    if was["type"] == table.ENDED and "seed" in differ:
+        return (
+            f"event {number} (game_ended) reveals another seed than game_created's: the seed "
+            "does not match its commitment (seed_sha256)"
+        )
+    return (
+        f"event {number} ({was['type']}) is not what the rules decide in the decision "
+        f"{begun} begins: its {', '.join(differ)} differ"
+    )
 
 
 def _decision(current, event):

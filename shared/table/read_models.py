@@ -47,6 +47,10 @@ def summary(table, version):
         },
         "custom_deck": table["custom_deck"],
         "dealt_by_creator": table["dealt_by_creator"],
+        # A fork starts from a finished game's position, whose log is public: anyone may
+        # know every hand it began with, as a creator who chose the seed does.
+        "forked_from": table.get("forked_from"),
+        "position_known": table.get("forked_from") is not None,
         "seed_sha256": table["seed_sha256"],
         "result": table["result"],
         # Revealed once the game is over, so anyone can re-derive every shuffle.

@@ -248,13 +248,20 @@ def another_seed(log):
     return {**log, "events": events}
 
 
+def another_seed_at_the_end(log):
+    events = list(log["events"])
+    events[-1] = {**events[-1], "seed": "another"}
+    return {**log, "events": events}
+
+
 BAD = {
-    "tampered": (tampered, "not what the rules decide"),
+    "tampered": (tampered, "(dealt) is not what the rules decide in the decision event"),
+    "another seed at the end": (another_seed_at_the_end, "the seed does not match its commitment"),
     "reordered": (reordered, "reordered or missing"),
     "renumbered": (renumbered_after_reordering, "event 6 (exchanged) follows from no command"),
     "truncated": (truncated, "truncated"),
     "cut short": (truncated_and_renumbered, "truncated"),
-    "another seed": (another_seed, "seed_sha256"),
+    "another seed": (another_seed, "the seed does not match its commitment"),
     "no events": (lambda log: {**log, "events": [], "version": 0}, "no events"),
     "not events": (lambda log: {**log, "events": [1, 2, 3], "version": 3}, "not an event"),
 }
@@ -342,6 +349,25 @@ def test_a_fork_starts_from_the_position_with_a_fresh_pile(client, deps, game, o
     assert events[0]["forked_from"]["version"] == at and "seed" not in events[0]
     finish(deps, forked["id"], seed=2)
     assert replay.problems_of_upload(exported(client, forked["id"])["events"]) == []
+
+
+def test_a_fork_is_marked_in_its_summary_and_the_lobby_as_a_known_position(
+    client, projector, finished
+):
+    log = exported(client, finished["id"])["events"]
+    at = next(e["version"] for e in log[5:] if e["type"] == "commanded") - 1
+    seats = [{"name": "ana"}, {"open": True}, {"bot": "random"}]
+    response = client.post(f"/v1/games/{finished['id']}/fork", json={"at": at, "seats": seats})
+    assert response.status_code == 201, response.get_json()
+    fork_id = response.get_json()["id"]
+    projector.project(fork_id)
+    summary = client.get(f"/v1/games/{fork_id}").get_json()
+    assert summary["forked_from"] == {"game": finished["id"], "version": at}
+    assert summary["position_known"] is True and summary["dealt_by_creator"] is False
+    (listed,) = [g for g in client.get("/v1/games").get_json()["games"] if g["id"] == fork_id]
+    assert listed["forked_from"] == summary["forked_from"] and listed["position_known"] is True
+    original = client.get(f"/v1/games/{finished['id']}").get_json()
+    assert original["forked_from"] is None and original["position_known"] is False
 
 
 def test_a_fork_inside_a_decision_starts_where_the_decision_ends(client, finished):

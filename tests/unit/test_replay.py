@@ -21,7 +21,8 @@ GAMES = [("alebrijes", {"rounds": 1}), ("alien", {}), ("alakablast", {}), ("ablu
 
 def assert_not_decided(log):
     (problem,) = replay.check(log)
-    assert problem.startswith("the events from ") and problem.endswith("not what the rules decide")
+    assert problem.startswith("event ") and "is not what the rules decide" in problem
+    return problem
 
 
 @pytest.mark.parametrize(("game", "options"), GAMES, ids=[g for g, _ in GAMES])
@@ -35,6 +36,25 @@ def test_a_seed_that_does_not_match_its_published_hash_is_caught():
     log = finished_log("alebrijes", {"rounds": 1})
     log[0] = {**log[0], "seed": "another"}
     assert any("seed_sha256" in p for p in replay.check(log))
+
+
+def test_a_forged_seed_at_the_end_is_named_as_the_seed():
+    log = finished_log("alebrijes", {"rounds": 1})
+    log[-1] = {**log[-1], "seed": "another"}
+    (problem,) = replay.check(log)
+    assert problem.startswith(f"event {len(log)} (game_ended) reveals another seed")
+    assert "the seed does not match its commitment" in problem
+
+
+def test_another_seed_with_its_own_commitment_is_caught_at_the_first_deal_it_changes():
+    log = finished_log("alebrijes", {"rounds": 1})
+    salt = log[0]["seed_salt"]
+    log[0] = {**log[0], "seed": "another", "seed_sha256": table.seed_sha256("another", salt)}
+    log[-1] = {**log[-1], "seed": "another"}
+    dealt = next(i for i, r in enumerate(log) if r["type"] == "dealt")
+    problem = assert_not_decided(log)
+    assert problem.startswith(f"event {dealt + 1} (dealt) is not what the rules decide")
+    assert "hands" in problem
 
 
 def test_an_opening_deal_the_seed_does_not_give_is_caught():

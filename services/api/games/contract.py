@@ -278,6 +278,20 @@ class Summary(Schema):
             "dealt: think twice before claiming a seat."
         },
     )
+    forked_from = fields.Nested(
+        ForkedFrom,
+        allow_none=True,
+        required=True,
+        metadata={"description": "A fork's original game and the version it started from."},
+    )
+    position_known = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "The game began from a published position (a fork of a finished "
+            "game, whose log is public): anyone may know every hand it began with, though "
+            "not the order of the pile still to be drawn."
+        },
+    )
     seed_sha256 = fields.String(
         required=True,
         metadata={"description": "sha256 of seed_salt + seed, published from the start."},
