@@ -100,17 +100,23 @@ def _nullable(field, alternatives):
     return alternatives[0] if len(alternatives) == 1 else {"oneOf": alternatives}
 
 
+INT64_RANGE = (-(2**63), 2**63 - 1)
+
+
 class Seed(fields.Raw):
-    """An integer or a string."""
+    """An integer (64 bits) or a string, kept as sent: a seed of 7 comes back as 7, and
+    makes the same shuffles as "7" (the rules read its decimal string)."""
 
     def _deserialize(self, value, attr, data, **kwargs):
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise ValidationError("a seed is an integer or a string")
+        if isinstance(value, int) and not INT64_RANGE[0] <= value <= INT64_RANGE[1]:
+            raise ValidationError("a seed integer fits in 64 bits (or send it as a string)")
         if isinstance(value, str) and not 0 < len(value) <= 128:
             raise ValidationError("a seed string has 1 to 128 characters")
         if isinstance(value, str):
             check_printable(value)
-        return str(value)
+        return value
 
 
 def seed2properties(self, field, **kwargs):

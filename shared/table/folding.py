@@ -51,7 +51,8 @@ def evolve(table, event, at=None):
     elif kind == STARTED:
         config = {
             "players": len(table["seats"]),
-            "seed": table["seed"],
+            # The rules shuffle by the seed's text: a numeric seed 7 deals as "7" does.
+            "seed": str(table["seed"]),
             "deck": table["deck"],
             "options": table["options"],
         }

@@ -76,7 +76,7 @@ def create(game_id, game, seats, options, seed, salt=""):
     if deck is not None:
         rules.check_deck(deck)
     chosen_seed = options.get("seed")
-    seed = str(chosen_seed) if chosen_seed is not None else seed
+    seed = chosen_seed if chosen_seed is not None else seed  # 7 stays 7 in the log
     created = {
         "type": CREATED,
         "id": game_id,
@@ -115,7 +115,7 @@ def _check_rated_seats(seats):
 
 def seed_sha256(seed, salt):
     """The commitment to a game's seed published from its first event."""
-    return hashlib.sha256((salt + seed).encode()).hexdigest()
+    return hashlib.sha256((salt + str(seed)).encode()).hexdigest()
 
 
 def _whole_number(options, name, default):

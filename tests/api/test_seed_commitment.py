@@ -7,6 +7,7 @@ import hashlib
 from services.api.games import CONTRACTS
 from shared import replay, table
 from shared.games import alebrijes
+from tests.api.helpers import finish
 from tests.helpers import humans
 
 ATTACK_RANGE = 20_000  # small seeds a creator picks; 4242 among them
@@ -67,7 +68,7 @@ def test_the_salt_is_revealed_with_the_seed_and_the_log_still_checks_out(client,
         )
     projector.project(game["id"])
     summary = client.get(f"/v1/games/{game['id']}").get_json()
-    assert summary["status"] == "finished" and summary["seed"] == "4242"
+    assert summary["status"] == "finished" and summary["seed"] == 4242
     salt = summary["seed_salt"]
     assert len(salt) == 32
     assert hashlib.sha256((salt + "4242").encode()).hexdigest() == summary["seed_sha256"]
@@ -79,3 +80,26 @@ def test_the_salt_is_revealed_with_the_seed_and_the_log_still_checks_out(client,
     assert all(schemas[e["type"]]().validate(e) == {} for e in lifecycle)
     log[-1] = {**log[-1], "seed_salt": "0" * 32}  # a forged salt is caught
     assert replay.check(log) != []
+
+
+def test_a_numeric_seed_comes_back_a_number_and_deals_as_its_digits(client, deps, projector):
+    numeric = create(client, humans("a", "b", "c"), seed=7, rounds=1)
+    text = create(client, humans("a", "b", "c"), seed="7", rounds=1)
+    for game in (numeric, text):
+        finish(deps, game["id"])
+        projector.project(game["id"])
+    logs = [client.get(f"/v1/games/{g['id']}/export").get_json()["events"] for g in (numeric, text)]
+    assert [log[0]["seed"] for log in logs] == [7, "7"]
+    assert [log[-1]["seed"] for log in logs] == [7, "7"]
+    summaries = [client.get(f"/v1/games/{g['id']}").get_json() for g in (numeric, text)]
+    assert [s["seed"] for s in summaries] == [7, "7"]
+    # The same shuffles either way, and the commitment checks out for each.
+    assert logs[0][2]["hands"] == logs[1][2]["hands"]
+    assert [replay.check(log) for log in logs] == [[], []]
+
+
+def test_a_seed_past_64_bits_is_refused(client, deps):
+    body = {"game": "alebrijes", "seats": humans("a", "b", "c"), "options": {"seed": 2**64}}
+    response = client.post("/v1/games", json=body)
+    assert response.status_code == 400 and response.get_json()["code"] == "bad_request"
+    assert deps.store.game_ids() == []

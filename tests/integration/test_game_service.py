@@ -68,7 +68,7 @@ def test_shuffles_and_deals_are_recorded_so_the_log_replays_without_randomness(d
     replayed = table.fold((r.event, r.at) for r in records)
     assert replayed == deps.service.load(game_id, fresh=True)[1]
     created = records[0].event
-    assert created["seed"] == "3" and len(created["seed_sha256"]) == 64
+    assert created["seed"] == 3 and len(created["seed_sha256"]) == 64
 
 
 def test_a_refused_command_appends_nothing(deps):

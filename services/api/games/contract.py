@@ -12,7 +12,7 @@ Alebrijes and `pass` in Alien stay apart.
 
 from marshmallow import Schema, fields, validate
 
-from services.api.fields import MOST_SEATS, Union
+from services.api.fields import MOST_SEATS, Seed, Union
 from services.api.seat_specs import SeatSpec
 from shared import games, table
 
@@ -134,7 +134,7 @@ class GameCreated(Event):
     seed_sha256 = fields.String(
         required=True, metadata={"description": "sha256 of seed_salt + seed (old logs: seed)."}
     )
-    seed = fields.String(metadata={"description": "Only in a finished game's log."})
+    seed = Seed(metadata={"description": 'Only in a finished game\'s log, as chosen (7 or "7").'})
     seed_salt = fields.String(metadata={"description": "Only in a finished game's log."})
     deck = fields.List(
         fields.String(), allow_none=True, metadata={"description": "Only once finished."}
@@ -181,7 +181,7 @@ class GameStarted(Event):
 class GameEnded(Event):
     type = tag(table.ENDED)
     result = fields.Nested(Result, required=True)
-    seed = fields.String(required=True, metadata={"description": "Every shuffle came from it."})
+    seed = Seed(required=True, metadata={"description": "Every shuffle came from it."})
     seed_salt = fields.String(
         metadata={"description": "The salt of seed_sha256, revealed with the seed."}
     )
@@ -296,7 +296,11 @@ class Summary(Schema):
         required=True,
         metadata={"description": "sha256 of seed_salt + seed, published from the start."},
     )
-    seed = fields.String(allow_none=True, required=True, metadata={"description": "Once finished."})
+    seed = Seed(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Once finished; a number when the creator chose a number."},
+    )
     seed_salt = fields.String(
         allow_none=True,
         required=True,
