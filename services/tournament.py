@@ -96,7 +96,7 @@ class Game:
         """The quickest bot with a reflex to send sends it. True if one did."""
         order = list(range(len(self.levels)))
         self.rng.shuffle(order)  # ties in reaction time: a random order
-        order.sort(key=lambda s: self.table["seats"][s]["reaction_seconds"])
+        order.sort(key=lambda s: table.reaction_seconds(self.table["seats"][s]))
         for seat in order:
             if not table.bot_chances(self.table, seat)[1]:
                 continue

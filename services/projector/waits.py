@@ -50,5 +50,5 @@ class Waits:
         if turn:
             self.scheduler.bot_turn(game_id, seat, version)
         if quick and (before is None or quick != table.bot_chances(before, seat)[1]):
-            delay = current["seats"][seat]["reaction_seconds"]
+            delay = table.reaction_seconds(current["seats"][seat])
             self.scheduler.bot_reaction(game_id, seat, version, at_ms + int(delay * 1000))

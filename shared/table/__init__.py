@@ -60,6 +60,7 @@ from shared.table.lifecycle import (
 from shared.table.queries import (
     bot_chances,
     deadlines,
+    reaction_seconds,
     rules_of,
     rules_timers,
     table_timers,
@@ -111,6 +112,7 @@ __all__ = [
     "play",
     "play_folded",
     "public_seats",
+    "reaction_seconds",
     "redact",
     "rematch_options",
     "rematch_seats",

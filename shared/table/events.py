@@ -21,3 +21,4 @@ EXPIRY_REASONS = {"waiting": "no_players", "active": "idle"}
 SECRET_OF_CREATED = ("seed", "seed_salt", "deck")  # revealed once the game has finished
 TAKEOVER_BOT = "greedy"  # the level that plays a timed-out or resigned seat by default
 LEGACY_TAKEOVER_BOT = "random"  # games logged before takeover_bot existed
+REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can beat it

@@ -19,6 +19,7 @@ from shared.table.events import (
     EXPIRY_REASONS,
     FIRED,
     PAUSED,
+    REACTION_SECONDS,
     REMATCH,
     RETURNED,
     STARTED,
@@ -41,7 +42,6 @@ GENERIC_OPTIONS = (
     "rated",
 )
 ZOMBIE_AFTER = 2
-REACTION_SECONDS = 1.5  # how long a bot takes to shout or stack, so a human can beat it
 
 
 def create(game_id, game, seats, options, seed, salt=""):
@@ -156,14 +156,18 @@ def _seat(spec, game):
         "open": False,
         "away": False,
         "resigned": False,
-        "reaction_seconds": REACTION_SECONDS,
         "think_ms": _think_ms(spec.get("think_ms"), spec.get("bot")),
     }
-    if spec.get("reaction_seconds") is not None:
-        seat["reaction_seconds"] = spec["reaction_seconds"]
     if spec.get("bot") is not None:
         level = _level(spec["bot"], game)
-        return {**seat, "name": spec.get("name") or f"{level} bot", "bot": level}
+        # Only a bot's seat has a delay of its own; a bot that takes a person's seat over
+        # reacts after the default (queries.reaction_seconds).
+        reaction = spec.get("reaction_seconds")
+        reaction = REACTION_SECONDS if reaction is None else reaction
+        name = spec.get("name") or f"{level} bot"
+        return {**seat, "name": name, "bot": level, "reaction_seconds": reaction}
+    if spec.get("reaction_seconds") is not None:
+        raise RuleError("bad_request", "reaction_seconds is for a bot's seat")
     if seat["think_ms"] is not None:
         raise RuleError("bad_request", "think_ms is for a bot's seat")
     if spec.get("open"):

@@ -2,7 +2,7 @@
 what a bot in a seat may do. Pure questions of a folded table."""
 
 from shared import games
-from shared.table.events import LEGACY_TAKEOVER_BOT
+from shared.table.events import LEGACY_TAKEOVER_BOT, REACTION_SECONDS
 
 
 def rules_of(table):
@@ -62,6 +62,12 @@ def bot_chances(table, seat):
     legal = rules.legal(table["rules"], seat)
     quick = [c for c in legal if c["type"] in reflexes]
     return acting and len(quick) < len(legal), quick
+
+
+def reaction_seconds(place):
+    """How long the bot playing a seat waits before it reacts out of turn: the seat's
+    own delay (a bot's seat), else the default (a person's seat taken over by a bot)."""
+    return place.get("reaction_seconds", REACTION_SECONDS)
 
 
 def takeover_bot(table):

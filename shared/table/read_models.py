@@ -2,7 +2,14 @@
 spectator's, and each event as a seat may see it (hidden information stays hidden)."""
 
 from shared.table.events import COMMANDED, CREATED, LIFECYCLE, SECRET_OF_CREATED
-from shared.table.queries import deadlines, rules_of, table_timers, takeover_bot, to_act
+from shared.table.queries import (
+    deadlines,
+    reaction_seconds,
+    rules_of,
+    table_timers,
+    takeover_bot,
+    to_act,
+)
 
 
 def redact(table, event, seat):
@@ -27,7 +34,18 @@ def event_as_seen(table, record, seat):
 
 
 def public_seats(table):
-    return [{"seat": i, "think_ms": None, **s} for i, s in enumerate(table["seats"])]
+    """Every seat as anyone may see it; `reaction_seconds` only where a bot plays (logs
+    written before it was a bot's own also held it on people's seats)."""
+    return [_public_seat(i, place) for i, place in enumerate(table["seats"])]
+
+
+def _public_seat(number, place):
+    shown = {"seat": number, "think_ms": None, **place}
+    if place["bot"] is None:
+        shown.pop("reaction_seconds", None)
+    else:
+        shown["reaction_seconds"] = reaction_seconds(place)
+    return shown
 
 
 def summary(table, version):

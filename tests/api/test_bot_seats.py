@@ -2,8 +2,11 @@
 a bad level or budget is a 400 bad_request that names the levels and writes nothing."""
 
 import pytest
+import yaml
 
+from services.api import openapi
 from shared import bots, table
+from shared.games.base import RuleError
 
 
 def create(client, seats, **options):
@@ -35,6 +38,39 @@ def test_a_resigned_seat_is_taken_over_by_the_takeover_level(client, deps):
     assert client.post(f"/v1/games/{game['id']}/seats/0/resign", headers=headers).status_code == 200
     taken = [r.event for r in deps.store.read(game["id"]) if r.event["type"] == "seat_taken_over"]
     assert taken == [{"type": "seat_taken_over", "seat": 0, "bot": "ismcts", "reason": "resigned"}]
+
+
+def test_reaction_seconds_is_shown_only_on_seats_a_bot_plays(client, deps, projector):
+    seats = [{"name": "ana"}, {"open": True}, {"bot": "random", "reaction_seconds": 0.5}]
+    game = create(client, seats, seed=4).get_json()
+    projector.project(game["id"])
+    created = deps.store.read(game["id"])[0].event
+    summary = client.get(f"/v1/games/{game['id']}").get_json()
+    for shown in (game["seats"], created["seats"], summary["seats"]):
+        assert ["reaction_seconds" in s for s in shown] == [False, False, True]
+    assert summary["seats"][2]["reaction_seconds"] == 0.5
+    # The document agrees: a seat record may leave it out.
+    record = yaml.safe_load(openapi.PATH.read_text())["components"]["schemas"]["SeatRecord"]
+    assert "reaction_seconds" in record["properties"]
+    assert "reaction_seconds" not in record["required"]
+    # A person's seat a bot takes over shows the delay that bot reacts after.
+    bea = client.post(f"/v1/games/{game['id']}/seats/1", json={"name": "bea"}).get_json()
+    headers = {"Authorization": f"Bearer {bea['token']}"}
+    assert client.post(f"/v1/games/{game['id']}/seats/1/resign", headers=headers).status_code == 200
+    projector.project(game["id"])
+    summary = client.get(f"/v1/games/{game['id']}").get_json()
+    assert "reaction_seconds" not in summary["seats"][0]
+    assert summary["seats"][1]["reaction_seconds"] == table.REACTION_SECONDS
+
+
+def test_a_persons_seat_with_a_reaction_delay_is_refused(client, deps):
+    seats = [{"kind": "human", "name": "ana", "reaction_seconds": 1}, {"bot": "random"}]
+    response = create(client, seats)
+    assert response.status_code == 400 and response.get_json()["code"] == "bad_request"
+    assert deps.store.game_ids() == []
+    with pytest.raises(RuleError, match="reaction_seconds is for a bot's seat"):
+        person = {"name": "a", "reaction_seconds": 1}
+        table.create("g", "alebrijes", [person, {"name": "b"}], {}, "s")
 
 
 @pytest.mark.parametrize(

@@ -76,7 +76,12 @@ class SeatRecord(Schema):
         metadata={"description": "A bot plays for the holder after timeouts, until they act."},
     )
     resigned = fields.Boolean(required=True, metadata={"description": "A bot plays it for good."})
-    reaction_seconds = fields.Float(required=True, metadata={"description": "A bot's delay."})
+    reaction_seconds = fields.Float(
+        metadata={
+            "description": "On a seat a bot plays: its delay before it claims or stacks out "
+            "of turn (Alien). Not on people's seats (older logs have it there too)."
+        }
+    )
     think_ms = fields.Integer(
         allow_none=True,
         metadata={"description": "The ismcts bot's time per decision; null: the default."},
