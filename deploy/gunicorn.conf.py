@@ -26,10 +26,10 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="table
 
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
 # gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
-worker_class = "services.api.gunicorn_worker.ProblemWorker"
+worker_class = "services.gunicorn_worker.ProblemWorker"
 worker_connections = 10_000
 accesslog = None
-logger_class = "services.api.gunicorn_worker.NoAccessLog"  # the access line is the app's
+logger_class = "services.gunicorn_worker.NoAccessLog"  # the access line is the app's
 errorlog = "-"
 loglevel = "warning"
 logconfig_dict = logs.dict_config("api")

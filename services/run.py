@@ -203,7 +203,10 @@ def children(env, state):
     found = []
     if config.redis_url_from != "REDIS_URL":
         redis_port = embedded_redis.free_port()  # kept across restarts: the URL stays
-        env["REDIS_URL"] = f"redis://127.0.0.1:{redis_port}/0"
+        # The children find it where every other command does, in <state>/redis.url
+        # (written once it answers, before they start), and say so: none of them was
+        # given a REDIS_URL (unset or empty here, as Config read it).
+        env["RUN_DIR"] = str(Path(state).resolve())
 
         def redis_server(**popen):
             # Also writes <state>/redis.url, where every command of the project finds it.
@@ -280,10 +283,11 @@ def main():
     state = config.run_dir
     state.mkdir(parents=True, exist_ok=True)
     supervisor = Supervisor(children(env, state), state)
-    redis_url = Config.from_env(env).redis_url  # the embedded one's, if children() chose it
     url = f"http://127.0.0.1:{config.port}"
+    redis_url = None
     try:
         supervisor.start()
+        redis_url = Config.from_env(env).redis_url  # the embedded one's, once it is up
         if any(c.name == "redis" for c in supervisor.children):
             log.info("embedded Redis at %s (data in %s)", redis_url, state / "redis")
         ready_since, last_report = None, time.monotonic()
@@ -301,7 +305,7 @@ def main():
     finally:
         supervisor.stop()
         if any(c.name == "redis" for c in supervisor.children):
-            embedded_redis.forget(state, redis_url)
+            embedded_redis.forget(state, redis_url or Config.from_env(env).redis_url)
 
 
 def _readiness(url):

@@ -92,6 +92,7 @@ def start_stack(tmp_path_factory, **extra_env):
 def stack(tmp_path_factory):
     """The whole service as `make run` starts it, embedded Redis included."""
     client, run = start_stack(tmp_path_factory)
+    client.run = run  # its output (run.log) and run_dir, for the tests of start-up
     yield client
     run.send_signal(signal.SIGINT)
     run.wait(30)

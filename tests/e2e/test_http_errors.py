@@ -1,5 +1,5 @@
 """Requests the server refuses before the app sees them are problem+json too; and what
-the server's connection handling keeps (services/api/gunicorn_worker.py)."""
+the server's connection handling keeps (services/gunicorn_worker.py)."""
 
 import socket
 

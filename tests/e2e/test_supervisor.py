@@ -186,3 +186,18 @@ def test_a_supervisor_killed_outright_takes_every_child_with_it(tmp_path_factory
         left = [p for p in descendants if p.is_running()]
         assert time.monotonic() < deadline, f"outlived the supervisor: {left}"
         time.sleep(0.2)
+
+
+def test_the_start_up_log_is_clean_and_says_where_redis_came_from(stack):
+    """No gevent MonkeyPatchWarning (the API's workers patch before the app's modules
+    import ssl), and with no REDIS_URL set nothing claims one was."""
+    wait_until(lambda: "Redis: " in _log_of(stack.run), 30, "the projector to name its Redis")
+    text = _log_of(stack.run)
+    assert "MonkeyPatchWarning" not in text
+    assert "(from REDIS_URL)" not in text
+    assert f"(from {stack.run.run_dir.resolve() / 'redis.url'})" in text
+
+
+def _log_of(run):
+    run.log.seek(0)
+    return run.log.read()

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gunicorn.config import Config
 
-from services.api.gunicorn_worker import NoAccessLog, ProblemWorker
+from services.gunicorn_worker import NoAccessLog, ProblemWorker
 
 CONF = Path(__file__).resolve().parents[2] / "deploy" / "gunicorn.conf.py"
 

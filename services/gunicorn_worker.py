@@ -1,7 +1,15 @@
 """gunicorn's gevent worker, answering the errors gunicorn raises itself (a request line
 or headers over its limits, a malformed request) as application/problem+json with a
 stable code, like every other error of the API, instead of gunicorn's HTML page; and
-gunicorn's logger without its access log."""
+gunicorn's logger without its access log.
+
+gunicorn's master imports this module (the config names it), and every worker is a
+fork of the master that monkey-patches itself with gevent before it loads the app. So
+this module imports nothing of the app at its top: the app's modules (redis.asyncio and
+PyJWT's JWKS client take `ssl.SSLContext` by name) must be imported after the patch,
+or they keep the blocking SSLContext and gevent warns (MonkeyPatchWarning) in every
+worker.
+"""
 
 import socket
 
@@ -9,8 +17,6 @@ from gunicorn.glogging import Logger
 from gunicorn.http import errors as http_errors
 from gunicorn.util import write_nonblock
 from gunicorn.workers.ggevent import GeventWorker
-
-from services.api.errors import STATUS, problem_bytes
 
 # gunicorn's request errors -> our codes; every other parse error is a bad_request.
 CODES = {
@@ -27,6 +33,8 @@ SERVER_FAULTS = (
 
 class ProblemWorker(GeventWorker):
     def handle_error(self, req, client, addr, exc):
+        from services.api.errors import STATUS, problem_bytes  # after the patch: see above
+
         if isinstance(exc, http_errors.ParseException) and not isinstance(exc, SERVER_FAULTS):
             code = next((c for kind, c in CODES.items() if isinstance(exc, kind)), "bad_request")
             self.log.warning("invalid request from %s: %s", (addr or ("",))[0], exc)
