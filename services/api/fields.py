@@ -120,6 +120,8 @@ class Seed(fields.Raw):
 
 
 def seed2properties(self, field, **kwargs):
+    """Inline, not a component: openapi-generator's Java makes a `$ref` beside null a
+    non-nullable class, which then refuses a running game's null seed."""
     if isinstance(field, Seed):
         return _nullable(field, [INT64, {"type": "string", "minLength": 1, "maxLength": 128}])
     return {}

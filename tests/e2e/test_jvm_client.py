@@ -1,4 +1,5 @@
-"""A Java client generated from openapi.yaml plays one whole game with typed calls.
+"""A Java client generated from openapi.yaml plays one whole game with typed calls and
+reads a game of each of the four (views and every event) as typed models.
 
 openapi-generator's `java` generator (library `native`: java.net.http and Jackson)
 makes the client; javac compiles it offline against Debian's Jackson jars (`make
@@ -22,7 +23,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 PROGRAM = Path(__file__).resolve().parent / "jvm" / "Play.java"
 
 
-def test_a_java_client_compiles_and_plays_a_whole_game(stack, tmp_path):
+def test_a_java_client_compiles_plays_a_whole_game_and_reads_all_four(stack, tmp_path):
     java, javac = clients.need("java"), clients.need("javac")
     classpath = clients.jvm_classpath()
     source = clients.java_client(tmp_path / "client")
@@ -33,11 +34,17 @@ def test_a_java_client_compiles_and_plays_a_whole_game(stack, tmp_path):
     clients.run([javac, "-nowarn", "-d", str(classes), "-cp", f"{classes}{os.pathsep}{classpath}",
                  str(PROGRAM)])  # fmt: skip
     out = clients.run([java, "-cp", f"{classes}{os.pathsep}{classpath}", "Play", stack.base])
-    summary = json.loads(out.strip().splitlines()[-1])
-    assert summary["status"] == "finished" and summary["moves"] > 5
-    assert len(summary["scores"]) == 3
-    assert summary["at"] > 2**31  # a millisecond timestamp, read as a Java long
-    assert summary["events"] > summary["moves"]
+    played, *watched = [json.loads(line) for line in out.strip().splitlines()[-5:]]
+    # A person at every seat: typed views and commands to the end.
+    assert played["game"] == "alebrijes" and played["status"] == "finished"
+    assert played["moves"] > 5 and len(played["scores"]) == 3
+    # Each game's bots-only table: its typed view to the end, every event of its log
+    # read as its own class.
+    assert [w["game"] for w in watched] == ["alebrijes", "alien", "alakablast", "abluxxen"]
+    for summary in [played, *watched]:
+        assert summary["status"] == "finished" and len(summary["scores"]) == 3, summary
+        assert summary["at"] > 2**31  # a millisecond timestamp, read as a Java long
+        assert summary["typed"] == summary["events"] > 10, summary
 
 
 def test_the_java_models_type_timestamps_as_long_and_unions_as_classes(tmp_path):
