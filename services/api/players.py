@@ -54,6 +54,12 @@ def me():
     return auth.player_of(token, now_ms())
 
 
+def claims_player_token():
+    """Whether the request's bearer is a player's token or JWT (valid or not)."""
+    token = bearer()
+    return token is not None and player_auth().claims_player(token)
+
+
 def checked_name(raw):
     try:
         return names.checked(raw)
