@@ -177,11 +177,15 @@ class PlayerModels:
 
     def forget_read_models(self):
         """A rebuild's step: drop every player's games (rebuilt with the games); the
-        inbox items stay, told once."""
+        inbox items stay, told once. Each player's own fold and webhook registration
+        are folded again from its stream."""
+        player_ids = self.players.player_ids()
         pipe = self.redis.pipeline(transaction=False)
-        for player_id in self.players.player_ids():
+        for player_id in player_ids:
             pipe.delete(self.keys.player_games(player_id))
         pipe.execute()
+        for player_id in player_ids:
+            self.players.rebuild(player_id)
 
 
 def entry(current, version, seat, last_at):

@@ -59,6 +59,20 @@ redis.call('SET', KEYS[2], string.format('{"player":%s,"version":%d}', ARGV[3], 
 redis.call('SET', KEYS[3], '-1')
 return {1, version}
 """
+# A rebuilt fold: KEYS the stream, the fold, the generation, the webhook registration;
+# ARGV the version folded, the fold (JSON with its version), the generation, the
+# registration ("": none). Written only while the stream is still at that version (a
+# rebuild racing a live append never writes an older fold over a newer one).
+_STORE_FOLD = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+if version ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[3], ARGV[3])
+if ARGV[4] == '' then redis.call('DEL', KEYS[4]) else redis.call('SET', KEYS[4], ARGV[4]) end
+return 1
+"""
 RETRIES = 5
 UNCHANGED = object()  # `append`'s webhook: the registration stays as it is
 DEFAULT_NAME = "player"  # an identity's player until it renames itself
@@ -83,6 +97,7 @@ class PlayerStore:
         self.keys = keys
         self._append = redis.register_script(_APPEND)
         self._erase = redis.register_script(_ERASE)
+        self._store_fold = redis.register_script(_STORE_FOLD)
 
     def load(self, player_id):
         """(version, player) from the stored fold; (0, None) for no such player."""
@@ -226,26 +241,33 @@ class PlayerStore:
         return [(jsonutil.loads(fields[b"e"]), int(fields[b"t"])) for _, fields in entries]
 
     def rebuild(self, player_id):
-        """Fold the player's stream again and store the fold and the webhook
-        registration; returns (version, player)."""
-        entries = self.redis.xrange(self.keys.player_events(player_id))
-        if not entries:
-            return 0, None
-        items = [(jsonutil.loads(f[b"e"]), int(f[b"t"])) for _, f in entries]
-        player = player_events.fold(items)
-        webhook = player_events.webhook_of(items)
-        version = int(entries[-1][0].split(b"-")[0])
-        stored = {"version": version, "player": player}
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.set(self.keys.player(player_id), jsonutil.dumps(stored))
-        state = -1 if player["erased"] else player["generation"]
-        pipe.set(self.keys.player_generation(player_id), state)
-        if webhook is None:
-            pipe.delete(self.keys.player_webhook(player_id))
-        else:
-            pipe.set(self.keys.player_webhook(player_id), jsonutil.dumps(webhook))
-        pipe.execute()
-        return version, player
+        """Fold the player's stream again and store the fold, the generation and the
+        webhook registration; returns (version, player). Safe beside live appends: the
+        fold is stored only while the stream is still at the version folded."""
+        key = self.keys.player_events(player_id)
+        for _ in range(RETRIES):
+            entries = self.redis.xrange(key)
+            if not entries:
+                return 0, None
+            items = [(jsonutil.loads(f[b"e"]), int(f[b"t"])) for _, f in entries]
+            player = player_events.fold(items)
+            webhook = player_events.webhook_of(items)
+            version = int(entries[-1][0].split(b"-")[0])
+            keys = [
+                key,
+                self.keys.player(player_id),
+                self.keys.player_generation(player_id),
+                self.keys.player_webhook(player_id),
+            ]
+            args = [
+                version,
+                jsonutil.dumps({"version": version, "player": player}),
+                -1 if player["erased"] else player["generation"],
+                "" if webhook is None else jsonutil.dumps(webhook),
+            ]
+            if self._store_fold(keys=keys, args=args):
+                return version, player
+        raise RuleError("version_conflict", "the player changed under the rebuild; try again")
 
     def player_ids(self):
         """Every player with a stream (a full scan: for rebuilds, not for requests)."""

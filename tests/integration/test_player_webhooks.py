@@ -162,6 +162,12 @@ def test_the_registration_rebuilds_equal_and_erasure_removes_it(
     deps.redis.delete(key)
     deps.players.rebuild(bea["id"])
     assert deps.redis.get(key) == stored
+    # The projector's rebuild (`python -m services.projector rebuild`) folds it again too.
+    deps.redis.delete(key, deps.keys.player(bea["id"]))
+    fold = deps.players.load(bea["id"])
+    projector_of(deps, consumer="rebuilder").rebuild()
+    assert deps.redis.get(key) == stored
+    assert deps.players.load(bea["id"])[1]["name"] == "bea" and fold == (0, None)
     client.delete("/v1/players/me/webhook", headers=bearer(bea["token"]))
     assert deps.redis.get(key) is None
     deps.players.rebuild(bea["id"])
@@ -178,3 +184,27 @@ def test_the_registration_rebuilds_equal_and_erasure_removes_it(
     project(projector)
     deliver_all(deps)
     assert receiver.requests == []
+
+
+def test_a_rebuild_never_writes_an_older_fold_over_a_newer_one(client, deps):
+    bea = guest(client, "bea")
+    store = deps.players
+    entries = deps.redis.xrange(deps.keys.player_events(bea["id"]))
+    real_xrange = deps.redis.xrange
+    calls = []
+
+    def racing_xrange(key, *args, **kwargs):
+        """The rebuild's first read, then a rename lands before it stores its fold."""
+        calls.append(key)
+        if len(calls) == 1:
+            client.patch("/v1/players/me", json={"name": "bea b."}, headers=bearer(bea["token"]))
+            return entries
+        return real_xrange(key, *args, **kwargs)
+
+    deps.redis.xrange = racing_xrange
+    try:
+        version, player = store.rebuild(bea["id"])
+    finally:
+        deps.redis.xrange = real_xrange
+    assert len(calls) == 2 and player["name"] == "bea b."
+    assert store.load(bea["id"]) == (version, player)
