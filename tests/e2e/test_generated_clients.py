@@ -219,7 +219,7 @@ def test_openapi_generator_models_parse_every_view_and_event(played, og_models, 
         assert type(union.actual_instance).__name__ != "dict"
 
 
-def test_a_typescript_client_compiles_strict_and_plays_a_game(stack, tmp_path):
+def test_a_typescript_client_compiles_strict_and_plays_all_four_games(stack, tmp_path):
     tools = clients.node_tools()
     clients.run([str(tools / "openapi-typescript"), str(clients.SPEC), "-o",
                  str(tmp_path / "schema.d.ts")])  # fmt: skip
@@ -231,9 +231,11 @@ def test_a_typescript_client_compiles_strict_and_plays_a_game(stack, tmp_path):
                  "--moduleResolution", "nodenext", "--skipLibCheck", "--types", "node", "play.ts"],
                 cwd=tmp_path)  # fmt: skip
     out = clients.run([clients.need("node"), "play.js", stack.base], cwd=tmp_path)
-    summary = json.loads(out.strip().splitlines()[-1])
-    assert summary["status"] == "finished" and summary["moves"] > 5
-    assert len(summary["result"]["scores"]) == 3
+    summaries = [json.loads(line) for line in out.strip().splitlines()[-4:]]
+    assert [s["game"] for s in summaries] == list(GAMES)
+    for summary in summaries:
+        assert summary["status"] == "finished" and summary["moves"] > 5, summary
+        assert len(summary["result"]["scores"]) == 3
 
 
 def test_a_typescript_client_plays_as_players(stack, tmp_path):
