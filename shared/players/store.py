@@ -229,13 +229,38 @@ class PlayerStore:
         )
 
 
+# KEYS: the player's inbox. ARGV: its channel, the stream's length cap, the items.
+# The projector's script (services/projector/players.py) numbers items the same way.
+_TELL = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+for i = 3, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], version .. '-0', 'i', ARGV[i])
+end
+redis.call('PUBLISH', ARGV[1], tostring(version))
+return version
+"""
+INBOX_MAXLEN = 1000  # items kept per player (the newest)
+
+
 class Inbox:
     """Reading a player's games and inbox (the projector writes them:
-    services/projector/players.py)."""
+    services/projector/players.py); `tell` adds items that come from outside a game's
+    log (a quick match's `matched`)."""
 
     def __init__(self, redis, keys):
         self.redis = redis
         self.keys = keys
+
+    def tell(self, player_id, items):
+        """Add `items` to the player's inbox and publish its new version, as the
+        projector does; returns that version."""
+        script = self.redis.register_script(_TELL)
+        args = [self.keys.player_channel(player_id), INBOX_MAXLEN]
+        args += [jsonutil.dumps(item) for item in items]
+        return script(keys=[self.keys.player_inbox(player_id)], args=args)
 
     def games(self, player_id):
         """Every entry of the player's games."""
