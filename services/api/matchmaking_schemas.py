@@ -1,14 +1,43 @@
 """Schemas of the quick-match routes (services/api/matchmaking.py)."""
 
-from marshmallow import Schema, fields, validate
+import copy
+
+from marshmallow import INCLUDE, Schema, fields, validate
 
 from services.api.fields import Alternatives, Flag
+from services.api.schemas import _OPTIONS
 from services.api.seat_specs import LEVEL
 from shared import games
 from shared.matchmaking import tickets
 
 STATUSES = [tickets.WAITING, tickets.MATCHED, tickets.CANCELLED, tickets.EXPIRED]
 COUNT = {"type": "integer", "format": "int32", "minimum": 1, "maximum": 16}
+
+
+NOT_FOR_A_MATCH = ("seed", "deck", "webhook", "rated", "turn_seconds")  # or given apart
+
+
+def _options_fields():
+    """Every game's table options but a creator's own choices (seed, deck, webhook)
+    and those a ticket names apart (rated, turn_seconds): one schema for all games,
+    each value checked as its game's when the ticket is opened."""
+    found = {}
+    for schema in _OPTIONS.values():
+        for name, field in schema.fields.items():
+            if name not in NOT_FOR_A_MATCH and name not in found:
+                found[name] = copy.deepcopy(field)
+    found["variant"] = fields.String(
+        metadata={"description": "One of the game's variants (POST /v1/games)."}
+    )
+    return found
+
+
+class TicketOptions(Schema.from_dict(_options_fields(), name="TicketOptionsFields")):
+    """A quick match's options: the game's (POST /v1/games), but seed, deck and
+    webhook."""
+
+    class Meta:
+        unknown = INCLUDE  # refused by the game's own options (bad_options)
 
 
 class Bots(Schema):
@@ -42,8 +71,8 @@ class NewTicket(Schema):
             "(within the game's range)."
         },
     )
-    options = fields.Dict(
-        keys=fields.String(),
+    options = fields.Nested(
+        TicketOptions,
         load_default=dict,
         metadata={
             "description": "The game's options as in POST /v1/games (variant included); "
@@ -76,7 +105,7 @@ class Ticket(Schema):
     players = fields.List(
         fields.Integer(), required=True, metadata={"description": "[min, max] players."}
     )
-    options = fields.Dict(keys=fields.String(), required=True)
+    options = fields.Nested(TicketOptions, required=True)
     rated = fields.Boolean(required=True)
     turn_seconds = fields.Integer(required=True, allow_none=True)
     bots = fields.Nested(Bots, required=True, allow_none=True)
