@@ -144,3 +144,32 @@ class TestOnACluster:
             before = deps.matchmaking.read_model(queue_id)
             deps.matchmaking.rebuild(queue_id)
             assert deps.matchmaking.read_model(queue_id) == before
+
+
+def test_metrics_show_waiting_tickets_time_to_match_and_bots(deps):
+    from prometheus_client import REGISTRY
+
+    from services.matchmaker.matchmaker import WaitingCollector
+    from services.ops import metrics
+
+    rng = random.Random(6)
+    at = int(START * 1000)
+    a, b, c = open_tickets(deps, 3, at, rng, queues=1, lows=[2])
+    queue_id = a["queue"]
+    labels = {"game": "alien", "queue": queue_id}
+
+    def sample(name, **more):
+        return REGISTRY.get_sample_value(name, {**labels, **more}) or 0
+
+    body, _ = metrics.exposition(WaitingCollector(deps))
+    line = f'tablestream_matchmaking_waiting_tickets{{game="alien",queue="{queue_id}"}} 3.0'
+    assert line in body.decode()
+    # (Queue ids name what the queue is, so other tests' matches count here too.)
+    before = sample("tablestream_matchmaking_time_to_match_seconds_count")
+    games = sample("tablestream_matchmaking_games_total", seated="humans")
+    Matchmaker(deps, clock=lambda: START + 1).round()  # three of [2, 3]: one table
+    assert {deps.matchmaking.ticket(d["id"])["status"] for d in (a, b, c)} == {"matched"}
+    assert sample("tablestream_matchmaking_time_to_match_seconds_count") == before + 3
+    assert sample("tablestream_matchmaking_games_total", seated="humans") == games + 1
+    body, _ = metrics.exposition(WaitingCollector(deps))
+    assert line.replace("3.0", "0.0") in body.decode()
