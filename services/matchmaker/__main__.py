@@ -16,7 +16,7 @@ def main():
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, lambda *_: stopping.append(True))
     matchmaker = Matchmaker(d)
-    sidecar.serve(d, collectors=[WaitingCollector(d)])
+    sidecar.serve(d, alive=matchmaker.alive, collectors=[WaitingCollector(d)])
     logging.info("matchmaker started")
     matchmaker.run(stop=lambda: bool(stopping))
 

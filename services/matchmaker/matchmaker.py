@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 REPAIR_MS = 5_000  # a claim this old with no open game: its matchmaker died
 IDLE_SECONDS = 0.05  # the pause between rounds that seated nobody
+STUCK_SECONDS = 60  # /healthz fails when no round finished for this long
 MATCHED = "matched"  # the inbox item's kind
 
 
@@ -39,6 +40,11 @@ class Matchmaker:
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self.inbox = Inbox(d.redis, d.keys)
+        self.last_round = time.monotonic()
+
+    def alive(self):
+        """/healthz: a round finished within STUCK_SECONDS."""
+        return time.monotonic() - self.last_round < STUCK_SECONDS
 
     def now_ms(self):
         return int(self.clock() * 1000)
@@ -47,7 +53,9 @@ class Matchmaker:
         """Round the queues until `stop()`; rest a moment after a round that seated
         nobody."""
         while not stop():
-            if not self.round():
+            opened = self.round()
+            self.last_round = time.monotonic()
+            if not opened:
                 time.sleep(IDLE_SECONDS)
 
     def round(self):
