@@ -59,7 +59,7 @@ def test_the_validator_refuses_a_broken_manifest():
 def test_every_deployment_has_probes_resources_and_a_disruption_budget():
     docs = [d for _, d in manifests()]
     deployments = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Deployment"}
-    assert set(deployments) == {"api", "projector", "worker"}
+    assert set(deployments) == {"api", "projector", "worker", "matchmaker"}
     budgets = {d["metadata"]["name"]: d for d in docs if d["kind"] == "PodDisruptionBudget"}
     for name, deployment in deployments.items():
         pod = deployment["spec"]["template"]
