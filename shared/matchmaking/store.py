@@ -222,6 +222,18 @@ class QueueStore:
         when it is not waiting: matched (with its game), cancelled or expired."""
         return self._finish(ticket_id, t.CANCELLED, t.cancelled(ticket_id), at)
 
+    def cancel_all(self, player_id, at):
+        """Cancel every waiting ticket of the player (its erasure); returns how many."""
+        count = 0
+        for doc in self.history(player_id):
+            if doc["status"] == t.WAITING:
+                try:
+                    self.cancel(doc["id"], at)
+                    count += 1
+                except Gone:
+                    pass  # matched or ended meanwhile
+        return count
+
     def expire(self, ticket_id, at):
         return self._finish(ticket_id, t.EXPIRED, t.expired(ticket_id), at)
 

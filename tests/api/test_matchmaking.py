@@ -194,3 +194,11 @@ def test_a_ticket_expires(client, deps, ana):
         409,
         "ticket_expired",
     )
+
+
+def test_an_erased_players_tickets_are_cancelled(client, deps, ana, bea):
+    ticket = open_ticket(client, ana).get_json()
+    assert client.delete("/v1/players/me", headers=bearer(ana["token"])).status_code == 204
+    assert deps.matchmaking.ticket(ticket["id"])["status"] == "cancelled"
+    open_ticket(client, bea)
+    assert Matchmaker(deps).round() == 0  # bea is not seated with a deleted player
