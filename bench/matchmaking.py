@@ -80,9 +80,11 @@ def run(url, count, rate, counts, bots_after, settle):
     print(f"matched {len(waits)} of {count} into {len(games)} games")
     if waits:
         p99 = waits[min(len(waits) - 1, int(len(waits) * 0.99))]
-        print(
-            f"time to match p50 {statistics.median(waits) * 1000:.0f} ms, p99 {p99 * 1000:.0f} ms"
-        )
+        p50 = statistics.median(waits) * 1000
+        print(f"time to match p50 {p50:.0f} ms, p99 {p99 * 1000:.0f} ms, max {waits[-1]:.2f} s")
+        tables = [d.service.load(g, fresh=True)[1]["seats"] for g in games]
+        bots = sum(1 for seats in tables if any(s["bot"] for s in seats))
+        print(f"games with bots {bots} of {len(games)}")
         print(f"matchmaker CPU {cpu * 1000 / max(1, len(games)):.2f} ms per game ({cpu:.1f} s)")
     print("load average (1, 5, 15 min): {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()))
 

@@ -72,18 +72,21 @@ def groups(tickets, now_ms):
             continue
         waited = (now_ms - anchor["opened_at"]) / 1000
         mixing = waited >= ABANDONER_SECONDS
-        candidates = [
-            t
-            for t in waiting
-            if t["id"] not in taken
-            and t is not anchor
-            and t["player"] != anchor["player"]
-            and (mixing or t["abandoner"] == anchor["abandoner"])
-            and _close(anchor, t, waited)
-        ]
-        # Stable: the same kind first (abandoners with abandoners), each by waiting.
-        candidates.sort(key=lambda t: t["abandoner"] != anchor["abandoner"])
-        group = _gather(anchor, candidates)
+
+        def candidates(anchor=anchor, waited=waited, mixing=mixing):
+            # Lazily, so a full table stops the scan: the same kind first (abandoners
+            # with abandoners), each kind by waiting; the other kind once mixing.
+            for same in (True, False) if mixing else (True,):
+                for other in waiting:
+                    if (
+                        other["id"] not in taken
+                        and other is not anchor
+                        and (other["abandoner"] == anchor["abandoner"]) == same
+                        and _close(anchor, other, waited)
+                    ):
+                        yield other
+
+        group = _gather(anchor, candidates())
         low, high = _counts(group)
         if len(group) == high or (len(group) >= low and waited >= GATHER_SECONDS):
             found.append(Group(group))
