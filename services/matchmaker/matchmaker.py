@@ -14,6 +14,7 @@ import logging
 import random
 import time
 
+import redis
 from prometheus_client.core import GaugeMetricFamily
 
 from services.game.service import new_game_id
@@ -53,7 +54,12 @@ class Matchmaker:
         """Round the queues until `stop()`; rest a moment after a round that seated
         nobody."""
         while not stop():
-            opened = self.round()
+            try:
+                opened = self.round()
+            except redis.RedisError:  # Redis away a moment: what was claimed is kept
+                log.warning("matchmaker: Redis refused a round; again in a second")
+                time.sleep(1)
+                continue
             self.last_round = time.monotonic()
             if not opened:
                 time.sleep(IDLE_SECONDS)
