@@ -24,8 +24,9 @@ export async function offered() {
   const schemas = spec.components.schemas;
   // Bot levels can come from plugins, so the document lists no fixed set: the built-in
   // ones are offered here (docs/bots.md).
-  const bots = schemas.SeatSpec.properties.bot.enum ?? ["random", "greedy", "ismcts"];
-  return { games: schemas.CreateGame.properties.game.enum, bots };
+  const bots = schemas.BotSeat.properties.bot.enum ?? ["random", "greedy", "ismcts"];
+  // CreateGame is a union of the games' bodies, told apart by `game`.
+  return { games: Object.keys(schemas.CreateGame.discriminator.mapping), bots };
 }
 
 /** Send one command as the seat; the answer carries the seat's new view. */
