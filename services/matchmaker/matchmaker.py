@@ -19,6 +19,7 @@ from prometheus_client.core import GaugeMetricFamily
 
 from services.game.service import new_game_id
 from services.ops import metrics
+from services.webhooks.notifier import Notifier
 from shared.games.base import RuleError
 from shared.matchmaking import matching
 from shared.matchmaking import tickets as t
@@ -41,6 +42,7 @@ class Matchmaker:
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self.inbox = Inbox(d.redis, d.keys)
+        self.notifier = Notifier(d.redis, d.keys, d.webhook_queue)  # players' webhooks
         self.last_round = time.monotonic()
 
     def alive(self):
@@ -143,7 +145,9 @@ class Matchmaker:
                 "seat": seat,
                 "ticket_id": ticket_id,
             }
-            self.inbox.tell(player, [item])
+            numbered, hook = self.inbox.tell(player, [item])
+            if hook is not None:  # the player's webhook hears it as any inbox item
+                self.notifier.notify_player(player, hook, numbered, self.now_ms())
             self.queues.release(player, ticket_id)
         self.queues.opened(queue_id, game_id)
 
