@@ -68,6 +68,32 @@ redis.call('ZREMRANGEBYRANK', KEYS[2], 0, -1 - tonumber(ARGV[5]))
 return {1, ''}
 """
 
+# KEYS: events, tickets, waiting, holders. ARGV: the stream's last entry id when it was
+# folded ("" for none), the count of tickets, (id, ticket) each, the count of waiting
+# ones, (id, opened at, player) each. Writes only when the stream has not moved since
+# the fold, so a rebuild beside a running matchmaker never drops a claim.
+_REBUILD = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local id = ''
+if last[1] then id = last[1][1] end
+if id ~= ARGV[1] then return 0 end
+redis.call('DEL', KEYS[2], KEYS[3], KEYS[4])
+local i = 3
+for _ = 1, tonumber(ARGV[2]) do
+  redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1])
+  i = i + 2
+end
+local waiting = tonumber(ARGV[i])
+i = i + 1
+for _ = 1, waiting do
+  redis.call('ZADD', KEYS[3], ARGV[i + 1], ARGV[i])
+  redis.call('HSET', KEYS[4], ARGV[i + 2], ARGV[i])
+  i = i + 3
+end
+return 1
+"""
+REBUILD_TRIES = 20
+
 
 class Refused(Exception):
     """A ticket not opened: `code` too_many_tickets or duplicate_ticket (`ticket`: the
@@ -94,6 +120,7 @@ class QueueStore:
         self._open = redis.register_script(_OPEN)
         self._end = redis.register_script(_END)
         self._reserve = redis.register_script(_RESERVE)
+        self._rebuild = redis.register_script(_REBUILD)
 
     # --- reading ---
 
@@ -286,23 +313,32 @@ class QueueStore:
         )
 
     def rebuild(self, queue_id):
-        """Fold the queue's stream again and write its read model; returns the
-        tickets."""
-        tickets = t.fold(self.events(queue_id))
+        """Fold the queue's stream again and write its read model, unless the stream
+        moved meanwhile (then fold again); returns the tickets."""
         keys = self.keys
-        pipe = self.redis.pipeline(transaction=True)
-        for key in (keys.queue_tickets, keys.queue_waiting, keys.queue_holders):
-            pipe.delete(key(queue_id))
-        if tickets:
-            pipe.hset(
-                keys.queue_tickets(queue_id),
-                mapping={i: jsonutil.dumps(d) for i, d in tickets.items()},
-            )
-        waiting = {i: d for i, d in tickets.items() if d["status"] == t.WAITING}
-        if waiting:
-            pipe.zadd(keys.queue_waiting(queue_id), {i: d["opened_at"] for i, d in waiting.items()})
-            pipe.hset(
-                keys.queue_holders(queue_id), mapping={d["player"]: i for i, d in waiting.items()}
-            )
-        pipe.execute()
-        return tickets
+        script_keys = [
+            keys.queue_events(queue_id),
+            keys.queue_tickets(queue_id),
+            keys.queue_waiting(queue_id),
+            keys.queue_holders(queue_id),
+        ]
+        for _ in range(REBUILD_TRIES):
+            entries = self.redis.xrange(keys.queue_events(queue_id))
+            tickets = t.fold((jsonutil.loads(f[b"e"]), int(f[b"t"])) for _, f in entries)
+            args = [entries[-1][0] if entries else "", len(tickets)]
+            for ticket_id, doc in tickets.items():
+                args += [ticket_id, jsonutil.dumps(doc)]
+            waiting = [d for d in tickets.values() if d["status"] == t.WAITING]
+            args.append(len(waiting))
+            for doc in waiting:
+                args += [doc["id"], doc["opened_at"], doc["player"]]
+            if self._rebuild(keys=script_keys, args=args):
+                return tickets
+        raise RuntimeError(f"queue {queue_id} kept moving during its rebuild")
+
+    def rebuild_all(self):
+        """Every queue's read model again from its stream; returns how many queues."""
+        queue_ids = self.queue_ids()
+        for queue_id in queue_ids:
+            self.rebuild(queue_id)
+        return len(queue_ids)

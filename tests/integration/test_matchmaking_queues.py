@@ -173,3 +173,40 @@ def test_metrics_show_waiting_tickets_time_to_match_and_bots(deps):
     assert sample("tablestream_matchmaking_games_total", seated="humans") == games + 1
     body, _ = metrics.exposition(WaitingCollector(deps))
     assert line.replace("3.0", "0.0") in body.decode()
+
+
+def test_a_rebuild_beside_a_cancel_keeps_the_cancel(deps, monkeypatch):
+    rng = random.Random(7)
+    a, b = open_tickets(deps, 2, int(START * 1000), rng, queues=1, lows=[2])
+    store = deps.matchmaking
+    real = store.redis.xrange
+    calls = []
+
+    def read_then_cancel(*args, **kwargs):  # the stream moves between read and write
+        entries = real(*args, **kwargs)
+        if not calls:
+            store.cancel(a["id"], int(START * 1000) + 5)
+        calls.append(1)
+        return entries
+
+    monkeypatch.setattr(store.redis, "xrange", read_then_cancel)
+    store.rebuild(a["queue"])
+    monkeypatch.undo()
+    assert len(calls) == 2  # folded again
+    tickets, waiting, holders = store.read_model(a["queue"])
+    assert tickets[a["id"]]["status"] == "cancelled" and list(waiting) == [b["id"]]
+    assert holders == {b["player"]: b["id"]}
+
+
+def test_the_projectors_rebuild_rebuilds_the_queues(deps, projector):
+    from services.projector import rebuild
+
+    rng = random.Random(8)
+    opened = open_tickets(deps, 6, int(START * 1000), rng, queues=2, lows=[2])
+    Matchmaker(deps, clock=lambda: START + 6).round()
+    before = {q: deps.matchmaking.read_model(q) for q in deps.matchmaking.queue_ids()}
+    for queue_id in before:  # the read model lost
+        deps.redis.delete(deps.keys.queue_tickets(queue_id), deps.keys.queue_waiting(queue_id))
+    rebuild.rebuild(projector)
+    assert {q: deps.matchmaking.read_model(q) for q in before} == before
+    assert deps.matchmaking.ticket(opened[0]["id"])["status"] == "matched"
