@@ -1,6 +1,7 @@
 """Quick match over HTTP against `make run`'s processes (the API, the projector, the
 matchmaker, workers): two players are matched and play with their player tokens, the
-`matched` item reaching one on its inbox stream (SSE) and the other on a long-poll;
+`matched` item reaching one on its inbox stream (SSE), the other on a long-poll and
+over the WebSocket;
 a lone player's short table is completed by bots after `after_seconds`."""
 
 import json
@@ -8,6 +9,8 @@ import threading
 import time
 
 import pytest
+
+from tests.e2e.ws_client import Socket
 
 pytestmark = pytest.mark.e2e
 
@@ -42,6 +45,9 @@ def test_two_players_are_matched_and_play(stack):
     streamed = []
     reader = threading.Thread(target=first_matched_on_the_stream, args=(client, ana, streamed))
     reader.start()
+    socket = Socket(client.base, bea["token"])
+    subscribed = socket.answer(socket.send("subscribe_inbox", after=0))
+    assert subscribed["type"] == "inbox_subscribed"
     # A turn time of its own: no other test's tickets share this queue.
     body = {"game": "alien", "players": 2, "options": {"stack_seconds": 30}, "turn_seconds": 3599}
     a = open_ticket(client, ana, **body)
@@ -52,6 +58,9 @@ def test_two_players_are_matched_and_play(stack):
     game_id = streamed[0]["game_id"]
     (told,) = [i for i in polled["items"] if i["kind"] == "matched"]
     assert (told["game_id"], told["ticket_id"]) == (game_id, b["id"])
+    pushed = socket.next(where=lambda m: m["type"] == "inbox" and m["item"]["kind"] == "matched")
+    assert pushed["item"] == told
+    socket.close()
     tickets = {
         p["id"]: client.call("GET", f"/v1/matchmaking/tickets/{t['id']}", p["token"]).json()
         for p, t in ((ana, a), (bea, b))
