@@ -22,7 +22,6 @@ from services.ops import metrics
 from services.webhooks.notifier import Notifier
 from shared.games.base import RuleError
 from shared.matchmaking import matching
-from shared.matchmaking import tickets as t
 from shared.matchmaking.store import Gone
 from shared.players.store import Inbox
 from shared.store import VersionConflict
@@ -133,8 +132,10 @@ class Matchmaker:
             ]
         except VersionConflict:
             pass  # opened already, by the matchmaker that claimed it or a repair
-        except RuleError:
+        except RuleError:  # the options were the game's when checked: never expected
             log.exception("quick match %s: the game refused to open", game_id)
+            self.queues.opened(queue_id, game_id)  # tell nobody of a game that is not
+            return
         for ticket_id, player in spec["players"].items():
             seat = spec["seat_of"][ticket_id]
             item = {
@@ -175,9 +176,3 @@ class WaitingCollector:
             queue = self.queues.queue(queue_id) or {"game": "?"}
             family.add_metric([queue["game"], queue_id], self.queues.waiting_count(queue_id))
         yield family
-
-
-def time_to_wait(doc, now_ms):
-    """Seconds a ticket has waited (or waited, once over)."""
-    end = doc["ended_at"] if doc["status"] != t.WAITING else now_ms
-    return (end - doc["opened_at"]) / 1000
