@@ -86,7 +86,8 @@ JAVA_FLAGS = [
     "hideGenerationTimestamp=true,invokerPackage=tablestream,apiPackage=tablestream.api,"
     "modelPackage=tablestream.model",
     "--schema-mappings", "AlienCardsOrCount=com.fasterxml.jackson.databind.JsonNode,"
-    "AlakablastSpellsOrCount=com.fasterxml.jackson.databind.JsonNode",
+    "AlakablastSpellsOrCount=com.fasterxml.jackson.databind.JsonNode,"
+    "PlayerCount=com.fasterxml.jackson.databind.JsonNode",
 ]  # fmt: skip
 
 
