@@ -24,8 +24,14 @@ export async function offered() {
   const schemas = spec.components.schemas;
   // Bot levels can come from plugins, so the document lists no fixed set: the built-in
   // ones are offered here (docs/bots.md).
-  const bots = schemas.SeatSpec.properties.bot.enum ?? ["random", "greedy", "ismcts"];
-  return { games: schemas.CreateGame.properties.game.enum, bots };
+  const bots = ["random", "greedy", "ismcts"];
+  // Creation is one schema per game, told apart by `game`.
+  const create = schemas.CreateGame;
+  const games = create.discriminator ? Object.keys(create.discriminator.mapping)
+    : create.properties.game.enum;
+  // What "provisional" means, from the document too ("fewer than 10 rated games").
+  const provisional = schemas.Rating?.properties.provisional.description ?? "few rated games";
+  return { games, bots, provisional };
 }
 
 /** Send one command as the seat; the answer carries the seat's new view. */
