@@ -72,8 +72,13 @@ def open_table(browser, invite=(), bots="0", rated=False):
     options = browser.find_element(By.ID, "options")
     options.clear()
     options.send_keys(json.dumps(SHORT))
+    before = text(browser, "game-id")  # the table left before, if any
     browser.find_element(By.ID, "start").click()
-    wait_for(browser, lambda b: body(b, "version"), message=lambda: Table(browser).page())
+    wait_for(
+        browser,
+        lambda b: text(b, "game-id") not in ("", before) and body(b, "version"),
+        message=lambda: Table(browser).page(),
+    )
     return text(browser, "game-id")
 
 
@@ -124,6 +129,20 @@ def test_an_invitation_is_sent_then_answered_from_my_games(browser, stack, scree
         lambda: [g for g in my_games(stack, dan) if g["id"] == game_id], lambda found: found
     )[0]
     assert invitation["invited"] and invitation["seat"] == 1
+    # Dan declines: the seat opens and the table waits for anyone; Cora calls it off.
+    declined = stack.call("POST", f"/v1/games/{game_id}/seats/1/decline", dan["token"])
+    assert declined.status_code == 200, declined.text
+    wait_for(browser, lambda b: "Waiting for someone to sit down" in text(b, "status"))
+    assert "an open seat" in text(browser, "board")
+    browser.find_element(By.ID, "call-off").click()
+    wait_for(browser, lambda b: body(b, "status") == "cancelled")
+    assert "called off" in text(browser, "status")
+    assert stack.call("GET", f"/v1/games/{game_id}").json()["status"] == "cancelled"
+    browser.find_element(By.ID, "again").click()
+    # Invited again, Dan accepts: the game starts on Cora's page.
+    game_id = open_table(browser, invite=[dan["id"]], bots="1")
+    wait_for(browser, lambda b: body(b, "status") == "waiting")
+    eventually(lambda: [g for g in my_games(stack, dan) if g["id"] == game_id], lambda found: found)
     accepted = stack.call("POST", f"/v1/games/{game_id}/seats/1/accept", dan["token"])
     assert accepted.status_code == 200, accepted.text
     wait_for(browser, lambda b: body(b, "status") == "active", message=Table(browser).page)
@@ -251,6 +270,13 @@ def test_my_ratings_and_the_leaderboard_around_me(browser, stack, screenshots, a
         lambda ratings: ratings,
     )
     assert [(r["game"], r["games"], r["provisional"]) for r in mine] == [("alebrijes", 1, True)]
+    # The result says how the game moved Cora's rating.
+    (entry,) = stack.call("GET", f"/v1/players/{cora['id']}/ratings/alebrijes/history").json()[
+        "history"
+    ]
+    change = f"Your alebrijes rating: {entry['before']} → {entry['after']}"
+    shown = lambda: text(browser, "result")  # noqa: E731
+    wait_for(browser, lambda b: change in shown(), message=shown)
     browser.find_element(By.ID, "again").click()
     ratings = browser.find_element(By.ID, "my-ratings")
     wait_for(browser, lambda b: ratings.is_displayed())

@@ -84,8 +84,11 @@ async function start() {
 // follow it until it ends. A player's token acts for every seat the player holds.
 async function sit(kind, created, seat = 0) {
   const token = created.seats?.[seat]?.token ?? players.current()?.token;
+  // The creator's token (in the answer that made the game) may call it off while it
+  // waits for players.
   Object.assign(table, { kind, id: created.id, token, seat, view: null, logged: 0,
-    selected: new Set(), choice: {}, basis: null, rematch: null, game: await gameModule(kind) });
+    selected: new Set(), choice: {}, basis: null, rematch: null,
+    rated: false, ratingAsked: false, ratingChange: null, creator: created.creator_token ?? null, game: await gameModule(kind) });
   document.body.dataset.game = kind;
   $("title").textContent = table.game.title;
   $("game-id").textContent = created.id;
@@ -102,7 +105,7 @@ async function sit(kind, created, seat = 0) {
   const sitting = (table.sitting = (table.sitting ?? 0) + 1);
   const here = () => sitting === table.sitting;
   await follow({ kind, id: created.id }, table.token, (view, news) => here() && show(view, news), here);
-  if (here()) await openReplay();
+  if (here() && table.view?.status === "finished") await openReplay();
 }
 
 // Views arrive from the live updates and from our own commands: drawn one at a time,
@@ -123,6 +126,7 @@ async function draw(view, news) {
     const text = serviceLine(event, name) ?? table.game.line(event, name, table.seat);
     if (text) $("log").prepend(logItem(text, event.version));
     if (event.type === "rematch_offered") table.rematch = event.game_id;
+    if (event.type === "game_created" && event.rated) table.rated = true;
   }
   table.logged = Math.max(table.logged, fresh.at(-1)?.version ?? 0);
   table.view = view;
@@ -143,6 +147,7 @@ function render() {
   $("status").replaceChildren(...statusLine(view, ui));
   $("board").replaceChildren(view.state ? table.game.board(view, ui) : waitingBoard(view, ui));
   renderActions(view, ui);
+  $("call-off").hidden = !(view.status === "waiting" && table.creator);
   if (view.status === "finished") {
     showResult(view, ui);
     showRematch();
@@ -216,6 +221,7 @@ function statusLine(view, ui) {
       (s.open ? "someone to sit down" : ui.name(s.seat)));
     return [el("strong", "", `Waiting for ${awaited.join(", ") || "the game to start"}`)];
   }
+  if (view.status === "cancelled") return [el("strong", "", "This table was called off.")];
   if (view.status !== "active") return [el("span", "", view.status)];
   const parts = [];
   const acting = view.to_act;
@@ -295,7 +301,30 @@ function showResult(view, ui) {
   $("result").replaceChildren(el("h3", "", headline),
     el("table", "scores", el("thead", "", el("tr", "", el("th", "", "player"), el("th", "", "score"))),
       el("tbody", "", ...rows)));
+  if (table.ratingChange) $("result").append(el("p", "rating-change", table.ratingChange));
   $("result").hidden = false;
+  if (table.rated && !table.ratingAsked) {
+    table.ratingAsked = true;
+    showRatingChange(table.id).catch(report);
+  }
+}
+
+// A rated game's end moves my rating: the history's entry for this game, once the
+// projector has folded it (a moment after the game ends).
+async function showRatingChange(gameId) {
+  const player = players.current();
+  if (!player) return;
+  for (let tries = 0; tries < 20 && table.id === gameId; tries += 1) {
+    const { history } = await api("GET", `/v1/players/${player.id}/ratings/${table.kind}/history`);
+    const entry = history.find((h) => h.game_id === gameId);
+    if (entry && table.id === gameId) {
+      table.ratingChange = `Your ${table.kind} rating: ${entry.before} → ${entry.after}`
+        + ` (place ${entry.place} of ${entry.players}).`;
+      $("result").append(el("p", "rating-change", table.ratingChange));
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 // --- the rematch: the same seats again. The one who asks is seated; every other
@@ -344,6 +373,8 @@ async function declineRematch() {
   for (const id of ["rematch-join", "rematch-decline"]) $(id).hidden = true;
 }
 
+$("call-off").onclick = () =>
+  api("POST", `/v1/games/${table.id}/cancel`, { token: table.creator }).catch(report);
 $("rematch-ask").onclick = () => askRematch().catch(report);
 $("rematch-join").onclick = () => joinRematch().catch(report);
 $("rematch-decline").onclick = () => declineRematch().catch(report);
@@ -514,8 +545,9 @@ async function showBoard(more = false) {
   $("board-more").hidden = !page.next_cursor;
   const rated = around && !page.entries.some((e) => e.player === player.id)
     ? " You are not on it yet: play a rated game." : "";
-  $("board-note").textContent = `${page.players} players on the ${game} board (${page.variant} `
-    + `rules), ranked by 1000 + 40 × (μ − 3σ). Provisional: ${leaderboard.provisional}.${rated}`;
+  $("board-note").textContent = page.players === 0 ? `Nobody is on the ${game} board yet.`
+    : `${page.players} players on the ${game} board (${page.variant} rules), ranked by `
+      + `1000 + 40 × (μ − 3σ). Provisional: ${leaderboard.provisional}.${rated}`;
   document.body.dataset.board = `${game}:${page.entries.length}`;
 }
 
@@ -542,6 +574,7 @@ async function onInbox() {
 $("guest").onclick = async () => {
   await players.signInAsGuest($("name").value || "guest").catch(report);
   await showPlayer().catch(report);
+  await showBoard().catch(report);
 };
 $("my-games-refresh").onclick = () => showPlayer().catch(report);
 $("forget").onclick = () => {
@@ -549,6 +582,7 @@ $("forget").onclick = () => {
   watching = null;
   $("my-games").hidden = true;
   showPlayer().catch(report);
+  showBoard().catch(report);
 };
 showPlayer().catch(report);
 setUp().catch(report);
