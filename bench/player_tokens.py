@@ -6,12 +6,16 @@ tokens only), the app in-process on a private Redis, the projector run between m
     .venv/bin/python -m bench.player_tokens [--moves 40]
 
 Prints, per request kind and token kind, the median Redis commands, round trips and
-microseconds per request.
+microseconds per request. The same is then measured for a `command` over GET /v1/ws
+(the app served by werkzeug's threaded server in this process, on 127.0.0.1, so the
+round trips its threads send are counted; from the message sent to its `answer`).
 """
 
 import argparse
 import collections
+import contextlib
 import statistics
+import threading
 import time
 
 import orjson
@@ -70,14 +74,18 @@ def run(url, moves):
     }
     for kind, (game_id, tokens) in plays.items():
         play(http, stats, projector, game_id, tokens, moves, kind, samples)
+    with served(app) as base:
+        for kind, (game_id, tokens) in plays.items():
+            play_ws(base, http, stats, projector, game_id, tokens, moves, kind, samples)
     print(f"Per request, median over {moves} moves (in-process app, private Redis):")
     for (request, kind), taken in sorted(samples.items()):
         commands = statistics.median(sum(c.values()) - c["round trips"] for c, _ in taken)
         trips = statistics.median(c["round trips"] for c, _ in taken)
+        most = max(c["round trips"] for c, _ in taken)
         micros = statistics.median(s for _, s in taken) * 1e6
         print(
-            f"  {request:13} {kind:12}: {commands:g} Redis commands, {trips:g} round trips, "
-            f"{micros:.0f} us ({len(taken)} requests)"
+            f"  {request:13} {kind:12}: {commands:g} Redis commands, {trips:g} round trips "
+            f"(at most {most}), {micros:.0f} us ({len(taken)} requests)"
         )
 
 
@@ -111,6 +119,62 @@ def play(http, stats, projector, game_id, tokens, moves, kind, samples):
         assert answer.status_code == 200, answer.data
         samples[("POST command", kind)].append((commands, time.perf_counter() - started))
         projector.poll(block_ms=None)
+
+
+@contextlib.contextmanager
+def served(app):
+    """`app` on werkzeug's threaded server on 127.0.0.1 (a free port) in this process;
+    yields its base URL."""
+    import logging
+
+    from werkzeug.serving import make_server
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # no access line a socket
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+def play_ws(base, http, stats, projector, game_id, tokens, moves, kind, samples):
+    """Go on playing the game (`play` left it midway), each move a `command` message
+    on its seat's socket, the token in the upgrade's Authorization header."""
+    from websockets.sync.client import connect
+
+    url = base.replace("http://", "ws://") + "/v1/ws"
+    sockets = [
+        connect(url, additional_headers={"Authorization": f"Bearer {t}"}, compression=None)
+        for t in tokens
+    ]
+    try:
+        for ws in sockets:  # each socket authenticated and answering before counting
+            ws.send(orjson.dumps({"type": "ping"}).decode())
+            ws.recv(10)
+        for _ in range(moves):
+            spectator = orjson.loads(http.get(f"/v1/alebrijes/{game_id}/view").data)
+            if spectator["status"] != "active":
+                break
+            seat = spectator["to_act"][0]
+            headers = {"Authorization": f"Bearer {tokens[seat]}"}
+            view = orjson.loads(http.get(f"/v1/alebrijes/{game_id}/view", headers=headers).data)
+            message = {"type": "command", "game_id": game_id, "command": view["legal"][0]}
+            started = time.perf_counter()
+            answer, commands = counted(stats, _ask, sockets[seat], message)
+            assert answer["type"] == "answer", answer
+            samples[("WS command", kind)].append((commands, time.perf_counter() - started))
+            projector.poll(block_ms=None)
+    finally:
+        for ws in sockets:
+            ws.close()
+
+
+def _ask(ws, message):
+    ws.send(orjson.dumps(message).decode())
+    return orjson.loads(ws.recv(10))
 
 
 if __name__ == "__main__":

@@ -92,7 +92,7 @@ class Run:
             )
             await socket.send(json.dumps({"type": "subscribe", "game_id": game_id}))
             sockets.append(socket)
-        state = {"in_flight": None, "over": False}
+        state = {"over": False}
         try:
             await asyncio.gather(
                 *(self.seat(s, n, game_id, state, rng) for n, s in enumerate(sockets))
@@ -102,7 +102,11 @@ class Run:
                 await socket.close()
 
     async def seat(self, socket, seat, game_id, state, rng):
-        """Read this seat's pushes; act when its view says so."""
+        """Read this seat's pushes; act when its view says so. A seat's move is done when
+        its own pushed view shows it; the other seat acts on its own view, without
+        waiting for the mover's (their pushes may come in either order)."""
+        flight = None  # (the version this seat acted on, when)
+        acted_at = -1  # the newest version this seat sent a command on
         while not state["over"] and time.monotonic() < self.deadline:
             try:
                 raw = await asyncio.wait_for(
@@ -119,24 +123,24 @@ class Run:
                 continue
             if kind == "error":
                 self.errors += 1
-                state["in_flight"] = None
+                flight = None
                 continue
             if kind != "view":
                 continue
             view = message["view"]
-            flight = state["in_flight"]
-            if flight is not None and flight[0] == seat and view["version"] > flight[1]:
+            if flight is not None and view["version"] > flight[0]:
                 if time.monotonic() > self.measure_from:
                     self.moves += 1
-                    self.move_ms.append(1000 * (time.perf_counter() - flight[2]))
-                state["in_flight"] = None
+                    self.move_ms.append(1000 * (time.perf_counter() - flight[1]))
+                flight = None
             if view["status"] != "active":
                 state["over"] = True
                 return
-            if state["in_flight"] is None and seat in view["to_act"] and view["legal"]:
+            mine = seat in view["to_act"] and view["legal"]
+            if flight is None and mine and view["version"] > acted_at:
                 await self.pace()
                 command = rng.choice(view["legal"])
-                state["in_flight"] = (seat, view["version"], time.perf_counter())
+                flight, acted_at = (view["version"], time.perf_counter()), view["version"]
                 await socket.send(json.dumps(
                     {"type": "command", "game_id": game_id, "command": command,
                      "expected_version": view["version"]}

@@ -36,6 +36,9 @@ class Config:
     upload_quota: int = 16 * 1024 * 1024  # bytes of uploaded logs stored an address a day
     trusted_proxies: int = 0
     rate_limit_players: str = "30/hour"  # guest players made per client address
+    # Invitations ({"player": "<id>"} seats) one player (or, without a player token,
+    # one client address) may send.
+    rate_limit_invitations: str = "60/hour;300/day"
     # Trusted issuers of players' JWTs (shared/players/issuers.py): a JSON list.
     player_issuers: str = ""
     # When an append is acknowledged (docs/operations.md, "Durable acknowledgements"):
@@ -119,6 +122,7 @@ class Config:
             upload_quota=int(env.get("UPLOAD_QUOTA") or cls.upload_quota),
             trusted_proxies=int(env.get("TRUSTED_PROXIES") or 0),
             rate_limit_players=env.get("RATE_LIMIT_PLAYERS") or cls.rate_limit_players,
+            rate_limit_invitations=env.get("RATE_LIMIT_INVITATIONS") or cls.rate_limit_invitations,
             player_issuers=env.get("PLAYER_ISSUERS", ""),
             durability=_durability(env.get("DURABILITY") or cls.durability),
             durability_replicas=int(env.get("DURABILITY_REPLICAS") or cls.durability_replicas),

@@ -89,6 +89,16 @@ class Keys:
         """The player's webhook subscription {url, events, secret} (JSON)."""
         return self._player(player_id, "webhook")
 
+    def player_webhook_health(self, player_id):
+        """Hash of the player's webhook's health: failures (dead letters in a row),
+        paused."""
+        return self._player(player_id, "webhook-health")
+
+    def player_webhook_claim(self, player_id, event_id):
+        """One notification's delivery to the player's webhook, claimed (its nonce) or
+        done (webhooks.jobs)."""
+        return self._player(player_id, f"webhook-claim:{event_id}")
+
     def player_channel(self, player_id):
         """Pub/sub channel: "<inbox version>" each time the player's inbox changes."""
         return f"{self.prefix}player-inbox:{player_id}"

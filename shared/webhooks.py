@@ -39,6 +39,33 @@ def seat_of_subscriber(subscriber):
     return None if subscriber == GAME else int(subscriber.removeprefix("seat-"))
 
 
+PLAYER_PREFIX = "player-"
+
+
+def player_subscriber(player_id):
+    """The subscriber id of a player's webhook (one for all its games)."""
+    return f"{PLAYER_PREFIX}{player_id}"
+
+
+def player_of_subscriber(subscriber):
+    """The player a subscriber id names; None for a game's or a seat's webhook."""
+    if subscriber.startswith(PLAYER_PREFIX):
+        return subscriber.removeprefix(PLAYER_PREFIX)
+    return None
+
+
+def player_note(player_id, item):
+    """The body a player's webhook receives for one item of its inbox (the item as the
+    inbox holds it, with its inbox `version`): the item with an `id` made as a game's
+    notification's is (`<game>:<game version>:<kind>:<seat or ->`, the same on every
+    retry and re-projection) and the player's id, so one receiving server can serve
+    many players."""
+    item_id = event_id(
+        item.get("game_id", "-"), item.get("game_version", 0), item["kind"], item.get("seat")
+    )
+    return {**item, "id": item_id, "player_id": player_id}
+
+
 def event_id(game_id, version, kind, seat=None):
     return f"{game_id}:{version}:{kind}:{'-' if seat is None else seat}"
 

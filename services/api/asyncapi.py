@@ -67,6 +67,14 @@ SENT = {
         ["game_id"],
     ),
     "unsubscribe": _message("unsubscribe", "Stop pushes of this game.", {"game_id": GAME_ID}),
+    "subscribe_inbox": _message(
+        "subscribe_inbox",
+        "A player's token only: push the player's inbox items (your_turn, invited, "
+        "game_started, game_ended, ...) of all its games, each once, after inbox version "
+        "`after` (omitted: from now on), as GET /v1/players/me/inbox serves them.",
+        {"after": VERSION},
+    ),
+    "unsubscribe_inbox": _message("unsubscribe_inbox", "Stop pushes of the inbox.", {}),
     "command": _message(
         "command",
         "One command of the game's, as its view's `legal` lists them, sent as the token's "
@@ -108,6 +116,24 @@ RECEIVED = {
     ),
     "unsubscribed": _message(
         "unsubscribed", "No more pushes of the game.", {"game_id": GAME_ID}, ["game_id"], True
+    ),
+    "inbox_subscribed": _message(
+        "inbox_subscribed",
+        "The inbox subscription holds: the player, and its inbox version now; its items "
+        "after `after` follow.",
+        {"player": {"type": "string"}, "version": VERSION},
+        ["player", "version"],
+        answer=True,
+    ),
+    "inbox_unsubscribed": _message(
+        "inbox_unsubscribed", "No more pushes of the inbox.", {}, answer=True
+    ),
+    "inbox": _message(
+        "inbox",
+        "One item of the player's inbox, in inbox version order (its `version`), each "
+        "once; a resumed subscription continues after its `after`.",
+        {"item": _ref("InboxItem")},
+        ["item"],
     ),
     "view": _message(
         "view",
@@ -155,7 +181,9 @@ DESCRIPTION = f"""\
 One WebSocket per client: commands in, views and events pushed out, resumable. JSON text
 frames, one message each, with a `type`. Authenticate with `Authorization: Bearer
 <seat token>` on the upgrade, or an `auth` message first. After a drop, reconnect and
-`subscribe` with the last version you hold: you get exactly what you missed.
+`subscribe` with the last version you hold: you get exactly what you missed. With a
+player's token, `subscribe_inbox` pushes the player's inbox for all its games, resumed
+the same way with the last inbox version held.
 
 {CLOSE_CODES}
 """

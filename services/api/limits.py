@@ -3,6 +3,9 @@
 - Opening tables (creating, forking, uploading a log): RATE_LIMIT_CREATE per client
   address (flask-limiter).
 - Making guest players: RATE_LIMIT_PLAYERS per client address.
+- Invitations (a seat `{"player": "<id>"}` at creation): RATE_LIMIT_INVITATIONS per
+  inviting player, or per client address without a player token (InvitationLimits);
+  each invited seat counts one.
 - Commands: RATE_LIMIT_COMMANDS per seat (SeatLimits, in flask-limiter's storage);
   this also bounds how often the seat on turn in Alien may shout a wrong CAPTURED!,
   which costs nothing.
@@ -108,6 +111,7 @@ def install(app, deps):
             app.view_functions[endpoint] = seat_limits.counted(view)
     app.register_error_handler(RateLimitExceeded, lambda error: _refused(limiter, error))
     app.extensions["tablestream.seat_limits"] = seat_limits
+    app.extensions["tablestream.invitation_limits"] = InvitationLimits(limiter, config)
     leases = Leases(deps.redis, f"{config.key_prefix}open:", config.rate_limit_streams)
     app.extensions["tablestream.leases"] = leases
     app.extensions["tablestream.upload_quota"] = UploadQuota(deps, config.upload_quota)
@@ -216,6 +220,45 @@ class SeatLimits:
         except (NoScriptError, ConnectionError, TimeoutError):  # redis-py's way: it
             breached = self._hits(keys=keys, args=self.expiries)  # loads it, retries
         return self.items[breached - 1] if breached else None
+
+
+class InvitationLimits:
+    """How many invitations one player (or one client address, for a creator without a
+    player token) may send, in flask-limiter's storage and fixed windows: its counter is
+    "invitations:player:<id>" or "invitations:address:<address>"."""
+
+    def __init__(self, limiter, config):
+        self.limiter = limiter
+        self.items = sorted(parse_many(config.rate_limit_invitations))  # shortest first
+        self.prefix = f"{config.key_prefix}limits"
+
+    def count(self, invitations, player_id=None):
+        """Count `invitations` sent by `player_id` (None: the caller's address); ApiError
+        rate_limited (with Retry-After), counted in no later window, when that takes a
+        window past its cap. Storage errors let it through, as flask-limiter's
+        swallow_errors does."""
+        if invitations <= 0:
+            return
+        who = f"player:{player_id}" if player_id else f"address:{get_remote_address()}"
+        args = (self.prefix, f"invitations:{who}", "invitations")
+        strategy = self.limiter.limiter
+        try:
+            item = next(
+                (i for i in self.items if not strategy.hit(i, *args, cost=invitations)), None
+            )
+        except Exception:
+            self.limiter.logger.exception("Failed to rate limit. Swallowing error")
+            return
+        if item is not None:
+            detail, headers = refusal(str(item), strategy.get_window_stats(item, *args).reset_time)
+            raise ApiError("rate_limited", f"invitations: {detail}", headers=headers)
+
+
+def count_invitations(invitations, player_id=None):
+    """Count invitations against their sender (none when the limits are off)."""
+    limits = current_app.extensions.get("tablestream.invitation_limits")
+    if limits is not None:
+        limits.count(invitations, player_id)
 
 
 # KEYS[1] the address's bytes today; ARGV: the upload's size, the quota, the key's

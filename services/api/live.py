@@ -13,9 +13,16 @@ one message each, with a `type` and, on an answer, the `ref` the client sent.
   gets exactly what it missed.
 - `command {game_id, command, expected_version?}`: answered by `answer` whose `body` is
   the REST command's answer, or by `error` whose `problem` holds its problem+json.
+- `subscribe_inbox {after?}` (a player's token only): the player's inbox items
+  (your_turn, invited, game_started, game_ended, ...) of all its games are pushed as
+  `inbox {item}`, in inbox version order, starting after `after` (omitted: from now
+  on), as the inbox long-poll and SSE stream serve them; `unsubscribe_inbox` stops
+  them. A client that reconnects with the last inbox version it holds gets exactly
+  what it missed.
 - `ping` is answered by `pong`; the server sends protocol pings too.
 
-Pushes come from the projector's notification (watch.Watcher), so a pushed view is
+Pushes come from the projector's notification (watch.Watcher; the players' inboxes
+from their own channels, the inbox watcher), so a pushed view is
 never newer than the read models and any API process serves any client. Each socket
 keeps at most its unsent answers and one "look again" mark per subscription: a push
 reads the newest view and the events since the last one sent when it is its turn, so a
@@ -39,8 +46,10 @@ from services.api.context import deps
 from services.api.errors import ApiError, log, problem_fields, unexpected
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import event_as_seen, moved, stored_view
+from services.api.player_schemas import MAX_ITEMS
 from services.api.schemas import MAX_VERSION
 from shared import jsonutil, tokens
+from shared.players.store import Inbox
 
 blp = Blueprint("live", __name__)
 sock = Sock()
@@ -58,7 +67,17 @@ BATCH = 200  # events read at a time when catching a subscription up
 GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 REF_MOST = 128  # characters of a string `ref`
 
-TYPES = ("auth", "subscribe", "unsubscribe", "command", "ping", "pong")
+TYPES = (
+    "auth",
+    "subscribe",
+    "unsubscribe",
+    "subscribe_inbox",
+    "unsubscribe_inbox",
+    "command",
+    "ping",
+    "pong",
+)
+INBOX = object()  # in `pending`: the player's inbox is to be looked at again
 
 
 def install(app):
@@ -97,10 +116,7 @@ def channel(ws):
 class Holder:
     """What a socket's token holds: a seat token (its game's seat), a creator's token,
     a player's token or trusted JWT (the seat its player holds in each game, looked up
-    as the REST routes do), or none (a spectator of any game). A player's inbox is not
-    pushed yet: the `inbox` hook names the Redis channel it would follow."""
-
-    inbox = None
+    as the REST routes do), or none (a spectator of any game)."""
 
     def __init__(self, token, secret, players=None):
         """Raises ApiError unauthorized for a token that is not valid."""
@@ -142,6 +158,8 @@ class Connection:
         self.d = d
         self.config = d.config
         self.watcher = extensions["tablestream.watcher"]
+        self.inbox_watcher = extensions["tablestream.inbox_watcher"]
+        self.inbox = None  # the inbox's Subscription (seat: the player id), once asked
         self.seat_limits = extensions.get("tablestream.seat_limits")
         self.players = extensions.get("tablestream.player_auth")
         self.lease = held_lease
@@ -183,6 +201,7 @@ class Connection:
                 self.subscriptions.clear()
             for game_id, subscription in games:
                 self.watcher.unfollow(game_id, subscription.follower)
+            self._stop_inbox()
             if self.closing is None:
                 self.closing = (1000, "")
             self.wake.set()
@@ -251,6 +270,36 @@ class Connection:
             self.watcher.unfollow(game_id, subscription.follower)
         self._send_later({"type": "unsubscribed", "ref": ref, "game_id": game_id})
 
+    def on_subscribe_inbox(self, message, ref):
+        player_id = self.holder.player
+        if player_id is None:
+            raise ApiError("unauthorized", "the inbox needs a player's token or JWT")
+        after = message.get("after")
+        if after is not None and not _version(after):
+            raise ApiError("bad_request", f"after is an inbox version, 0 to {MAX_VERSION}")
+        inbox = Inbox(self.d.redis, self.d.keys)
+        with self.lock:
+            if self.inbox is None:
+                self.inbox = Subscription(player_id, after)
+                self.inbox.follower = self._inbox_follower()
+                self.inbox_watcher.follow(player_id, self.inbox.follower)
+            # Read after following: an item written in between is looked at again.
+            version = inbox.version(player_id)
+            self.inbox.sent = version if after is None else after
+        frame = {"type": "inbox_subscribed", "ref": ref, "player": player_id, "version": version}
+        self._send_later(frame)
+        self._look_again(INBOX)
+
+    def on_unsubscribe_inbox(self, message, ref):
+        self._stop_inbox()
+        self._send_later({"type": "inbox_unsubscribed", "ref": ref})
+
+    def _stop_inbox(self):
+        with self.lock:
+            inbox, self.inbox = self.inbox, None
+        if inbox is not None:
+            self.inbox_watcher.unfollow(inbox.seat, inbox.follower)
+
     def on_command(self, message, ref):
         game_id = _game_id(message)
         command = message.get("command")
@@ -313,6 +362,14 @@ class Connection:
 
         return moved_to
 
+    def _inbox_follower(self):
+        def moved_to(version):
+            inbox = self.inbox
+            if inbox is not None and (version is None or version > inbox.sent):
+                self._look_again(INBOX)
+
+        return moved_to
+
     def _look_again(self, game_id):
         with self.lock:
             self.pending.add(game_id)
@@ -335,6 +392,9 @@ class Connection:
                     break
                 with self.lock:
                     games, self.pending = self.pending, set()
+                if INBOX in games:
+                    games.discard(INBOX)
+                    self._push_inbox()
                 for game_id in sorted(games):
                     self._push(game_id)
             code, reason = self.closing
@@ -387,6 +447,19 @@ class Connection:
         )
         self._send(head + raw + b"}")
         subscription.sent = version
+
+    def _push_inbox(self):
+        """Send the player's inbox items after the last one sent, one `inbox` frame
+        each, at most MAX_ITEMS a turn (then it looks again, after the games)."""
+        inbox = self.inbox
+        if inbox is None:
+            return
+        _, items = Inbox(self.d.redis, self.d.keys).items(inbox.seat, inbox.sent, MAX_ITEMS)
+        for item in items:
+            self._send(jsonutil.dumps({"type": "inbox", "item": item}))
+            inbox.sent = item["version"]
+        if len(items) == MAX_ITEMS:
+            self._look_again(INBOX)
 
     def _push_events(self, game_id, seat, sent, version):
         """The events after `sent` up to `version`, each as `seat` may see it."""

@@ -11,6 +11,7 @@ from services.api.apidoc import POSTED, doc_only, errors
 from services.api.auth import bearer, holder_of, players_seat, seat_of, seat_token_for
 from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
+from services.api.limits import count_invitations
 from services.api.webhooks import game_webhook
 from services.game.service import new_game_id
 from shared import jsonutil, table, tokens
@@ -252,6 +253,9 @@ def players_seats(d, seats):
     for player_id, player in found.items():
         if player is None or player["erased"]:
             raise ApiError("unknown_player", f"no player {player_id!r}")
+    if mine is None and invited and players.claims_player_token():
+        mine = players.me()  # the inviter, whose invitations are counted
+    count_invitations(len(invited - {mine}), mine)
     resolved = []
     for spec in seats:
         player = spec.get("player")

@@ -10,12 +10,15 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from services.api import player_schemas as schemas
+from services.api import webhook_schemas
 from services.api.apidoc import POSTED, errors
 from services.api.auth import bearer
 from services.api.context import deps, json_response
 from services.api.errors import ApiError
 from services.api.fields import INT64
 from services.api.limits import LONGEST_LEASE, lease, open_wait
+from services.api.webhooks import checked_url
+from services.webhooks.subscriptions import PlayerSubscriptions, new_secret
 from shared import jsonutil
 from shared.games.base import RuleError
 from shared.players import events as player_events
@@ -49,6 +52,12 @@ def me():
     if not auth.claims_player(token):
         raise ApiError("unauthorized", "this needs a player token or JWT, not a seat's token")
     return auth.player_of(token, now_ms())
+
+
+def claims_player_token():
+    """Whether the request's bearer is a player's token or JWT (valid or not)."""
+    token = bearer()
+    return token is not None and player_auth().claims_player(token)
 
 
 def checked_name(raw):
@@ -211,6 +220,42 @@ class Link(MethodView):
             raise ApiError("identity_linked", "that identity names another player already")
         d, player_id, player = changed(lambda p: player_events.link(p, identity))
         return json_response(own(d, player_id, player), headers=PRIVATE)
+
+
+@blp.route("/me/webhook")
+class MyWebhook(MethodView):
+    @blp.arguments(webhook_schemas.PlayerWebhookSpec, error_status_code=400)
+    @blp.response(201, webhook_schemas.PlayerWebhookRegistered)
+    @errors(blp, 401, *POSTED)
+    @blp.doc(
+        operationId="registerMyWebhook",
+        security=PLAYER,
+        callbacks=webhook_schemas.callbacks(
+            "{$request.body#/url}",
+            "receivePlayerNotification",
+            webhook_schemas.PlayerNotification,
+        ),
+    )
+    def post(self, spec):
+        """Register (or replace, or resume once paused) my webhook: every item of my
+        inbox (your_turn, invited, game_started, game_ended, ...) of every game I am
+        seated in or invited to, signed as a seat's webhook is. The answer holds the
+        secret that signs them, shown only this once."""
+        player_id = me()
+        checked_url(spec["url"])
+        events, secret = list(dict.fromkeys(spec["events"])), new_secret()
+        d, _, _ = changed(lambda p: player_events.register_webhook(p, spec["url"], events, secret))
+        PlayerSubscriptions(d.redis, d.keys).resume(player_id=player_id)
+        answer = {"url": spec["url"], "events": events, "secret": secret}
+        return json_response(answer, 201, headers=PRIVATE)
+
+    @blp.response(204)
+    @errors(blp, 401)
+    @blp.doc(operationId="removeMyWebhook", security=PLAYER)
+    def delete(self):
+        """Remove my webhook; nothing more is sent to it."""
+        changed(player_events.remove_webhook)
+        return Response(status=204)
 
 
 @blp.route("/<player_id>")

@@ -3,6 +3,7 @@ a webhook receives (documented as OpenAPI callbacks of the operations that regis
 
 from marshmallow import Schema, fields, validate
 
+from services.api.player_schemas import INBOX_KINDS, InboxItem
 from shared import webhooks
 from shared.webhooks import KINDS
 
@@ -62,6 +63,50 @@ class WebhookNotification(Schema):
     )
 
 
+class PlayerWebhookSpec(Schema):
+    url = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=2000),
+        metadata={
+            "description": "Where the player's inbox items are POSTed: https (http only "
+            "where the operator allows it), resolving to public addresses only."
+        },
+    )
+    events = fields.List(
+        fields.String(validate=validate.OneOf(INBOX_KINDS)),
+        load_default=lambda: list(INBOX_KINDS),
+        validate=validate.Length(min=1, max=len(INBOX_KINDS)),
+        metadata={"description": "The inbox item kinds wanted (default: all)."},
+    )
+
+
+class PlayerWebhookRegistered(Schema):
+    url = fields.String(required=True)
+    events = fields.List(fields.String(validate=validate.OneOf(INBOX_KINDS)), required=True)
+    secret = fields.String(
+        required=True,
+        metadata={
+            "description": "Signs every notification (X-Tablestream-Signature). Shown "
+            "only this once: keep it."
+        },
+    )
+
+
+class PlayerNotification(InboxItem):
+    """What a player's webhook receives: one item of the player's inbox."""
+
+    id = fields.String(
+        required=True,
+        metadata={
+            "description": "The notification's id, `<game>:<game_version>:<kind>:<seat or "
+            "->`; the same on every retry: a receiver drops what it has already seen."
+        },
+    )
+    player_id = fields.String(
+        required=True, metadata={"description": "The player whose inbox item this is."}
+    )
+
+
 _HEADERS = [
     {
         "name": webhooks.SIGNATURE_HEADER,
@@ -100,11 +145,12 @@ def _operation(schema, operation_id):
     }
 
 
-def callbacks(url_expression, operation_id):
+def callbacks(url_expression, operation_id, schema=WebhookNotification):
     """The OpenAPI callbacks of an operation that registers a webhook at the URL the
     runtime expression names; `operation_id` names the receiving operation (unique in
-    the document, as generators need)."""
-    operation = _operation(WebhookNotification, operation_id)
+    the document, as generators need); `schema` the body (a player's webhook receives
+    PlayerNotification)."""
+    operation = _operation(schema, operation_id)
     return {"notification": {url_expression: {"post": operation}}}
 
 

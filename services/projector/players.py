@@ -12,8 +12,9 @@
   `<inbox version>-0`) for what a player is told: invited, game_started, your_turn,
   game_ended, game_cancelled, invitation_gone. Each new item is PUBLISHed on the
   player's channel (keys.player_channel) as the inbox version, for the API's long-polls,
-  event streams and WebSockets. Items are told once, as they happen; a rebuild writes
-  the entries again but tells nothing again.
+  event streams and WebSockets, and sent to the player's webhook when it has one
+  (the notifier enqueues the signed deliveries: services/webhooks). Items are told
+  once, as they happen; a rebuild writes the entries again but tells nothing again.
 
 Each player's writes are one script over its own keys (one hash tag); a batch's
 players go in one pipeline (one by one on a Redis Cluster, whose pipelines run no
@@ -32,8 +33,11 @@ INVITED, STARTED, YOUR_TURN = "invited", "game_started", "your_turn"
 ENDED, CANCELLED, GONE = "game_ended", "game_cancelled", "invitation_gone"
 ITEM_KINDS = (INVITED, STARTED, YOUR_TURN, ENDED, CANCELLED, GONE)
 
-# KEYS: the player's games hash, its inbox stream. ARGV: the game id, its entry (JSON;
-# "" to drop it), the player's channel, the stream's length cap, then the new items.
+# KEYS: the player's games hash, its inbox stream, its webhook registration and the
+# webhook's health. ARGV: the game id, its entry (JSON; "" to drop it), the player's
+# channel, the stream's length cap, then the new items. Returns 0 (no items), or the
+# inbox version after them, the webhook registration ("": none) and whether it is
+# paused: read here, so a player's webhook costs the projector no round trip of its own.
 _WRITE = """
 if ARGV[2] == '' then
   redis.call('HDEL', KEYS[1], ARGV[1])
@@ -49,7 +53,8 @@ for i = 5, #ARGV do
   redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], version .. '-0', 'i', ARGV[i])
 end
 redis.call('PUBLISH', ARGV[3], tostring(version))
-return version
+local hook = redis.call('GET', KEYS[3]) or ''
+return {version, hook, redis.call('HEXISTS', KEYS[4], 'paused')}
 """
 
 
@@ -70,9 +75,10 @@ return 1
 class PlayerModels:
     """The players' read models one projector writes."""
 
-    def __init__(self, redis, keys):
+    def __init__(self, redis, keys, notifier=None):
         self.redis = redis
         self.keys = keys
+        self.notifier = notifier  # services.webhooks.notifier.Notifier: players' webhooks
         self.players = PlayerStore(redis, keys)
         self._write = redis.register_script(_WRITE)
         self._refresh = redis.register_script(_REFRESH)
@@ -105,7 +111,7 @@ class PlayerModels:
     def after_save(self, saved, tell=True):
         """Write the entries (and, with `tell`, the new inbox items) of every player
         seated in, invited to or gone from the games just saved."""
-        writes = []  # (player id, game id, entry JSON or "", items)
+        writes = []  # (player id, game id, entry JSON or "", items, time of the last event)
         for game_id, (was, tail, current, _) in saved.items():
             before = was.table
             present = {p: table.seat_of_player(current, p) for p in naming.player_ids(current)}
@@ -117,23 +123,41 @@ class PlayerModels:
                 invited = before is None and _invited_at_creation(tail, seat)
                 told = items(before, current, seat, player_id, tail.version, invited)
                 told = told if tell else []
-                writes.append((player_id, game_id, document, told))
+                writes.append((player_id, game_id, document, told, tail.last_at))
             for player_id in (p for p in earlier if p not in present):  # a declined seat
                 item = {"game_id": game_id, "game": current["game"], "game_version": tail.version}
-                writes.append((player_id, game_id, b"", [{**item, "kind": GONE}] if tell else []))
+                gone = [{**item, "kind": GONE}] if tell else []
+                writes.append((player_id, game_id, b"", gone, tail.last_at))
         if writes:
             self._run(writes)
 
     def _run(self, writes):
         cluster = isinstance(self.redis, RedisCluster)
         pipe = self.redis if cluster else self.redis.pipeline(transaction=False)
-        for player_id, game_id, document, told in writes:
-            keys = [self.keys.player_games(player_id), self.keys.player_inbox(player_id)]
+        answers = []
+        for player_id, game_id, document, told, _ in writes:
+            keys = [
+                self.keys.player_games(player_id),
+                self.keys.player_inbox(player_id),
+                self.keys.player_webhook(player_id),
+                self.keys.player_webhook_health(player_id),
+            ]
             args = [game_id, document, self.keys.player_channel(player_id), INBOX_MAXLEN]
             args += [jsonutil.dumps(item) for item in told]
-            self._write(keys=keys, args=args, client=pipe)
+            answers.append(self._write(keys=keys, args=args, client=pipe))
         if not cluster:
-            pipe.execute()
+            answers = pipe.execute()
+        if self.notifier is not None:
+            for (player_id, _, _, told, at), answer in zip(writes, answers, strict=True):
+                if told and answer and answer[1] and not answer[2]:
+                    version = int(answer[0])
+                    # The items just written hold the versions up to the one answered.
+                    numbered = [
+                        {**item, "version": version - len(told) + 1 + i}
+                        for i, item in enumerate(told)
+                    ]
+                    hook = jsonutil.loads(answer[1])
+                    self.notifier.notify_player(player_id, hook, numbered, at)
 
     def refresh(self, game_ids, writer):
         """Write the read models of these games again, as they stand, with their
@@ -153,11 +177,15 @@ class PlayerModels:
 
     def forget_read_models(self):
         """A rebuild's step: drop every player's games (rebuilt with the games); the
-        inbox items stay, told once."""
+        inbox items stay, told once. Each player's own fold and webhook registration
+        are folded again from its stream."""
+        player_ids = self.players.player_ids()
         pipe = self.redis.pipeline(transaction=False)
-        for player_id in self.players.player_ids():
+        for player_id in player_ids:
             pipe.delete(self.keys.player_games(player_id))
         pipe.execute()
+        for player_id in player_ids:
+            self.players.rebuild(player_id)
 
 
 def entry(current, version, seat, last_at):

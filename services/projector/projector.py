@@ -80,7 +80,7 @@ class Projector:
         self.consumer_gone_ms = CONSUMER_GONE_MS
         self.claim_every = CLAIM_EVERY
         self.writer = models.Writer(self.redis, self.keys, self.retention)
-        self.players = PlayerModels(self.redis, self.keys)  # inboxes, players' names
+        self.players = PlayerModels(self.redis, self.keys, notifier)  # inboxes, names, hooks
         self.ratings = RatingModels(self.redis, self.keys, rate_bots)  # RATE_BOT_GAMES
         self.waits = Waits(scheduler, notifier)
         # The feed's reads, the tails and the writes: on a connection of its own, without

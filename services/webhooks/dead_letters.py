@@ -10,7 +10,7 @@ import time
 
 from services.webhooks.schedule import enqueue
 from services.webhooks.settings import DEAD_LETTERS_KEPT
-from services.webhooks.subscriptions import Subscriptions
+from services.webhooks.subscriptions import of_subscriber
 from shared import jsonutil
 
 
@@ -37,7 +37,7 @@ def replay(redis, keys, queue, limit=100):
             continue  # another operator took it meanwhile
         letter = jsonutil.loads(raw)
         game_id, subscriber = letter["game_id"], letter["subscriber"]
-        Subscriptions(redis, keys).resume(game_id, subscriber)
+        of_subscriber(redis, keys, subscriber).resume(game_id, subscriber)
         enqueue(queue, game_id, subscriber, letter["body"], letter["nonce"])
         replayed.append(letter)
     return replayed

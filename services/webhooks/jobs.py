@@ -18,7 +18,7 @@ from services import deps as deps_module
 from services.webhooks import dead_letters, delivery
 from services.webhooks.schedule import enqueue
 from services.webhooks.settings import DEDUPE_SECONDS, Settings
-from services.webhooks.subscriptions import Subscriptions
+from services.webhooks.subscriptions import of_subscriber
 from shared import jsonutil, webhooks
 from shared.games.base import RuleError
 
@@ -41,11 +41,11 @@ def deliver(game_id, subscriber, body, nonce, attempt=1):
     or write the dead letter. Returns what happened, in a word or two."""
     d = deps_module.current()
     settings = Settings.from_env()
-    hooks = Subscriptions(d.redis, d.keys)
+    hooks = of_subscriber(d.redis, d.keys, subscriber)
     hook = hooks.get(game_id, subscriber)
     if hook is None:
         return "unsubscribed"
-    claim = d.keys.webhook_claim(game_id, subscriber, body["id"])
+    claim = hooks.claim_key(game_id, subscriber, body["id"])
     if not _claimed(d.redis, claim, nonce):
         return "duplicate"
     letter = {"game_id": game_id, "subscriber": subscriber, "body": body, "nonce": nonce}
@@ -84,7 +84,10 @@ def _claimed(redis, claim, nonce):
 
 def _note_paused(d, game_id, subscriber):
     """The webhook_paused event, so the players see it in the log; a game that is over
-    takes no more events, and then the pause is only in Redis."""
+    takes no more events, and then the pause is only in Redis. A player's webhook is
+    the player's own business, not the game's: no event (registering again resumes)."""
+    if webhooks.player_of_subscriber(subscriber) is not None:
+        return
     try:
         d.service.pause_webhook(game_id, webhooks.seat_of_subscriber(subscriber))
     except RuleError:

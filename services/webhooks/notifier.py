@@ -87,3 +87,26 @@ class Notifier:
                 enqueue(self.queue, game_id, subscriber, body, nonce)
                 enqueued += 1
         return enqueued
+
+    def notify_player(self, player_id, hook, items, at):
+        """Enqueue a delivery to a player's webhook (`hook`, {url, events, secret}) per
+        item just written to its inbox (each with its inbox version) of the kinds it
+        wants; `at`: the time (ms) of the game event that told them. Returns how many."""
+        try:
+            return self._notify_player(player_id, hook, items, at)
+        except Exception:  # a webhook problem must never hold up the inboxes
+            log.exception("could not enqueue the webhook of player %s", player_id)
+            return 0
+
+    def _notify_player(self, player_id, hook, items, at):
+        if at is not None and at < (self.clock() - Settings.from_env().max_age_seconds) * 1000:
+            return 0  # a long outage must not push turns long gone
+        subscriber = webhooks.player_subscriber(player_id)
+        enqueued = 0
+        for item in items:
+            if item["kind"] not in hook["events"]:
+                continue
+            body = webhooks.player_note(player_id, item)
+            enqueue(self.queue, item.get("game_id", "-"), subscriber, body, secrets.token_hex(8))
+            enqueued += 1
+        return enqueued

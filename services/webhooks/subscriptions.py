@@ -9,7 +9,12 @@ rewrites the subscription itself.
 
 import secrets
 
-from shared import jsonutil
+from shared import jsonutil, webhooks
+
+
+def new_secret():
+    """A webhook's signing secret (shown once, when it is registered)."""
+    return secrets.token_urlsafe(32)
 
 
 class Subscriptions:
@@ -19,7 +24,7 @@ class Subscriptions:
 
     def register(self, game_id, subscriber, url, events):
         """Store (or replace) a subscriber's webhook; returns its new secret."""
-        secret = secrets.token_urlsafe(32)
+        secret = new_secret()
         hook = {"url": url, "events": list(events), "secret": secret}
         self.redis.hset(self.keys.webhooks(game_id), subscriber, jsonutil.dumps(hook))
         self.resume(game_id, subscriber)
@@ -67,6 +72,9 @@ class Subscriptions:
 
         return read
 
+    def claim_key(self, game_id, subscriber, event_id):
+        return self.keys.webhook_claim(game_id, subscriber, event_id)
+
     def paused(self, game_id, subscriber):
         return bool(self.redis.hexists(self.keys.webhook_health(game_id), f"paused:{subscriber}"))
 
@@ -86,6 +94,56 @@ class Subscriptions:
         """Deliver to the subscriber again, its run of failures forgotten."""
         health = self.keys.webhook_health(game_id)
         self.redis.hdel(health, f"failures:{subscriber}", f"paused:{subscriber}")
+
+
+class PlayerSubscriptions:
+    """A player's webhook (one for every game it is seated in), with the interface of
+    Subscriptions that delivery uses (game_id names the game a notification is about,
+    kept for the dead letters). The registration itself is a read model of the
+    player's events (shared/players/store.py writes it); its health and delivery claims
+    live under the player's hash tag, apart from it."""
+
+    def __init__(self, redis, keys):
+        self.redis = redis
+        self.keys = keys
+
+    def get(self, game_id, subscriber):
+        raw = self.redis.get(self.keys.player_webhook(webhooks.player_of_subscriber(subscriber)))
+        return jsonutil.loads(raw) if raw else None
+
+    def claim_key(self, game_id, subscriber, event_id):
+        player_id = webhooks.player_of_subscriber(subscriber)
+        return self.keys.player_webhook_claim(player_id, event_id)
+
+    def _health(self, subscriber):
+        return self.keys.player_webhook_health(webhooks.player_of_subscriber(subscriber))
+
+    def paused(self, game_id, subscriber):
+        return bool(self.redis.hexists(self._health(subscriber), "paused"))
+
+    def delivered(self, game_id, subscriber):
+        self.redis.hdel(self._health(subscriber), "failures")
+
+    def dead_lettered(self, game_id, subscriber, pause_after):
+        health = self._health(subscriber)
+        failures = self.redis.hincrby(health, "failures", 1)
+        if failures < pause_after:
+            return False
+        return bool(self.redis.hsetnx(health, "paused", failures))
+
+    def resume(self, game_id=None, subscriber=None, player_id=None):
+        """Deliver to the player's webhook again (by its subscriber id or player id)."""
+        if player_id is not None:
+            subscriber = webhooks.player_subscriber(player_id)
+        self.redis.hdel(self._health(subscriber), "failures", "paused")
+
+
+def of_subscriber(redis, keys, subscriber):
+    """The subscriptions a subscriber id belongs to: a player's webhook, or a game's
+    (the game's own and its seats')."""
+    if webhooks.player_of_subscriber(subscriber) is not None:
+        return PlayerSubscriptions(redis, keys)
+    return Subscriptions(redis, keys)
 
 
 def _unpaused(raw, health):

@@ -6,6 +6,10 @@
 - player_linked {issuer, subject}: an app's identity (a JWT's iss and sub) names this
   player from now on.
 - player_logged_out: every token issued so far stops working (the generation rises).
+- player_webhook_registered {url, events, secret}: the player's webhook, for every
+  item of its inbox (replacing the one before); player_webhook_removed: none now.
+  Neither changes the fold: the registration is a read model of its own (`webhook`),
+  kept apart so the secret never rides along with the name the views read.
 - player_erased {id, created, generation}: the player is deleted. The stream is
   replaced by this one tombstone (store.erase), so its name and identities are gone
   from Redis, not only from the fold; the games it played keep its id, which now shows
@@ -20,6 +24,7 @@ from shared.games.base import RuleError
 
 CREATED, RENAMED, LINKED = "player_created", "player_renamed", "player_linked"
 LOGGED_OUT, ERASED = "player_logged_out", "player_erased"
+WEBHOOK_REGISTERED, WEBHOOK_REMOVED = "player_webhook_registered", "player_webhook_removed"
 
 
 def create(player_id, name, identity=None):
@@ -48,6 +53,17 @@ def link(player, identity):
 def log_out(player):
     _check_alive(player)
     return [{"type": LOGGED_OUT}]
+
+
+def register_webhook(player, url, events, secret):
+    """Register (or replace) the player's webhook: one for every game it is seated in."""
+    _check_alive(player)
+    return [{"type": WEBHOOK_REGISTERED, "url": url, "events": list(events), "secret": secret}]
+
+
+def remove_webhook(player):
+    _check_alive(player)
+    return [{"type": WEBHOOK_REMOVED}]
 
 
 def erase(player):
@@ -86,6 +102,8 @@ def evolve(player, event, at=None):
         return {**player, "guest": False, "identities": [*player["identities"], identity]}
     if kind == LOGGED_OUT:
         return {**player, "generation": player["generation"] + 1}
+    if kind in (WEBHOOK_REGISTERED, WEBHOOK_REMOVED):  # a read model of its own: `webhook`
+        return player
     if kind == ERASED:  # all it was is gone: the fold is the tombstone's alone
         return {
             "id": event["id"],
@@ -104,3 +122,21 @@ def fold(items, player=None):
     for event, at in items:
         player = evolve(player, event, at)
     return player
+
+
+def webhook(registration, event):
+    """Fold one event into the player's webhook registration ({url, events, secret} or
+    None): what the read model `keys.player_webhook` holds."""
+    kind = event["type"]
+    if kind == WEBHOOK_REGISTERED:
+        return {"url": event["url"], "events": event["events"], "secret": event["secret"]}
+    if kind in (WEBHOOK_REMOVED, ERASED):
+        return None
+    return registration
+
+
+def webhook_of(items, registration=None):
+    """The webhook registration after (event, at) pairs."""
+    for event, _ in items:
+        registration = webhook(registration, event)
+    return registration

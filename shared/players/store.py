@@ -21,15 +21,21 @@ from shared.games.base import RuleError
 from shared.players import events as player_events
 from shared.store import VersionConflict
 
-# KEYS: the stream, the fold, the generation. ARGV: the expected version, the append
-# time, the fold after the events (JSON, its version filled in here), the generation,
-# then the events.
+# KEYS: the stream, the fold, the generation, the webhook registration. ARGV: the
+# expected version, the append time, the fold after the events (JSON, its version
+# filled in here), the generation, the webhook registration after the events (JSON;
+# "": none; "=": unchanged), then the events.
 _APPEND = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local version = 0
 if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
 if version ~= tonumber(ARGV[1]) then return {0, version} end
-for i = 5, #ARGV do
+if ARGV[5] == '' then
+  redis.call('DEL', KEYS[4])
+elseif ARGV[5] ~= '=' then
+  redis.call('SET', KEYS[4], ARGV[5])
+end
+for i = 6, #ARGV do
   version = version + 1
   redis.call('XADD', KEYS[1], version .. '-0', 'e', ARGV[i], 't', ARGV[2])
 end
@@ -38,8 +44,8 @@ redis.call('SET', KEYS[3], ARGV[4])
 return {1, version}
 """
 # Erasure: KEYS the stream, the fold, the generation, then the player's read models to
-# drop (games, inbox, webhook). ARGV: the expected version, the append time, the fold,
-# the tombstone. The stream is replaced by the tombstone alone, at the next version.
+# drop (games, inbox, webhook and its health). ARGV: the expected version, the append
+# time, the fold, the tombstone. The stream is replaced by the tombstone alone, at the next version.
 _ERASE = """
 local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 local version = 0
@@ -53,8 +59,26 @@ redis.call('SET', KEYS[2], string.format('{"player":%s,"version":%d}', ARGV[3], 
 redis.call('SET', KEYS[3], '-1')
 return {1, version}
 """
+# A rebuilt fold: KEYS the stream, the fold, the generation, the webhook registration;
+# ARGV the version folded, the fold (JSON with its version), the generation, the
+# registration ("": none). Written only while the stream is still at that version (a
+# rebuild racing a live append never writes an older fold over a newer one).
+_STORE_FOLD = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+if version ~= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[2])
+redis.call('SET', KEYS[3], ARGV[3])
+if ARGV[4] == '' then redis.call('DEL', KEYS[4]) else redis.call('SET', KEYS[4], ARGV[4]) end
+return 1
+"""
 RETRIES = 5
+UNCHANGED = object()  # `append`'s webhook: the registration stays as it is
 DEFAULT_NAME = "player"  # an identity's player until it renames itself
+
+
+WEBHOOK_EVENTS = (player_events.WEBHOOK_REGISTERED, player_events.WEBHOOK_REMOVED)
 
 
 def new_player_id():
@@ -73,6 +97,7 @@ class PlayerStore:
         self.keys = keys
         self._append = redis.register_script(_APPEND)
         self._erase = redis.register_script(_ERASE)
+        self._store_fold = redis.register_script(_STORE_FOLD)
 
     def load(self, player_id):
         """(version, player) from the stored fold; (0, None) for no such player."""
@@ -101,8 +126,9 @@ class PlayerStore:
         raw = self.redis.get(self.keys.player_generation(player_id))
         return None if raw is None else int(raw)
 
-    def append(self, player_id, expected_version, events, at, player):
-        """Append `events` after `expected_version` with `player`, their fold. Raises
+    def append(self, player_id, expected_version, events, at, player, webhook=UNCHANGED):
+        """Append `events` after `expected_version` with `player`, their fold, and
+        `webhook`, the webhook registration after them (None: none; UNCHANGED). Raises
         VersionConflict, writing nothing, when the stream has moved on."""
         if not events:
             return expected_version
@@ -110,9 +136,14 @@ class PlayerStore:
             self.keys.player_events(player_id),
             self.keys.player(player_id),
             self.keys.player_generation(player_id),
+            self.keys.player_webhook(player_id),
         ]
         state = "-1" if player["erased"] else str(player["generation"])
-        args = [expected_version, at, jsonutil.dumps(player).decode(), state]
+        if webhook is UNCHANGED:
+            hook = "="
+        else:
+            hook = "" if webhook is None else jsonutil.dumps(webhook).decode()
+        args = [expected_version, at, jsonutil.dumps(player).decode(), state, hook]
         args += [jsonutil.dumps(e) for e in events]
         ok, version = self._append(keys=keys, args=args)
         if not ok:
@@ -150,8 +181,11 @@ class PlayerStore:
             version, player = self.load(player_id)
             decided = decide(player)
             after = player_events.fold(((e, at) for e in decided), player)
+            hook = UNCHANGED
+            if any(e["type"] in WEBHOOK_EVENTS for e in decided):  # the last one decides
+                hook = player_events.webhook_of((e, at) for e in decided)
             try:
-                self.append(player_id, version, decided, at, after)
+                self.append(player_id, version, decided, at, after, hook)
             except VersionConflict:
                 continue
             return after
@@ -172,6 +206,7 @@ class PlayerStore:
                 self.keys.player_games(player_id),
                 self.keys.player_inbox(player_id),
                 self.keys.player_webhook(player_id),
+                self.keys.player_webhook_health(player_id),
             ]
             args = [version, at, jsonutil.dumps(erased).decode(), jsonutil.dumps(tombstone)]
             ok, _ = self._erase(keys=keys, args=args)
@@ -206,20 +241,33 @@ class PlayerStore:
         return [(jsonutil.loads(fields[b"e"]), int(fields[b"t"])) for _, fields in entries]
 
     def rebuild(self, player_id):
-        """Fold the player's stream again and store the fold; returns (version, player)."""
-        entries = self.redis.xrange(self.keys.player_events(player_id))
-        if not entries:
-            return 0, None
-        items = [(jsonutil.loads(f[b"e"]), int(f[b"t"])) for _, f in entries]
-        player = player_events.fold(items)
-        version = int(entries[-1][0].split(b"-")[0])
-        stored = {"version": version, "player": player}
-        pipe = self.redis.pipeline(transaction=True)
-        pipe.set(self.keys.player(player_id), jsonutil.dumps(stored))
-        state = -1 if player["erased"] else player["generation"]
-        pipe.set(self.keys.player_generation(player_id), state)
-        pipe.execute()
-        return version, player
+        """Fold the player's stream again and store the fold, the generation and the
+        webhook registration; returns (version, player). Safe beside live appends: the
+        fold is stored only while the stream is still at the version folded."""
+        key = self.keys.player_events(player_id)
+        for _ in range(RETRIES):
+            entries = self.redis.xrange(key)
+            if not entries:
+                return 0, None
+            items = [(jsonutil.loads(f[b"e"]), int(f[b"t"])) for _, f in entries]
+            player = player_events.fold(items)
+            webhook = player_events.webhook_of(items)
+            version = int(entries[-1][0].split(b"-")[0])
+            keys = [
+                key,
+                self.keys.player(player_id),
+                self.keys.player_generation(player_id),
+                self.keys.player_webhook(player_id),
+            ]
+            args = [
+                version,
+                jsonutil.dumps({"version": version, "player": player}),
+                -1 if player["erased"] else player["generation"],
+                "" if webhook is None else jsonutil.dumps(webhook),
+            ]
+            if self._store_fold(keys=keys, args=args):
+                return version, player
+        raise RuleError("version_conflict", "the player changed under the rebuild; try again")
 
     def player_ids(self):
         """Every player with a stream (a full scan: for rebuilds, not for requests)."""

@@ -210,3 +210,65 @@ def test_making_players_past_the_limit_is_429_and_makes_none(deps):
     assert len(deps.players.player_ids()) == 2
     other = client.post("/v1/players", json={"name": "bo"}, environ_base=from_address("10.0.0.2"))
     assert other.status_code == 201  # per client address
+
+
+def _guest(client, name, address="10.0.0.1"):
+    made = client.post("/v1/players", json={"name": name}, environ_base=from_address(address))
+    assert made.status_code == 201, made.get_json()
+    return made.get_json()
+
+
+def _invite(client, inviter, invited, address="10.0.0.1"):
+    seats = [{"player": "me"}] + [{"player": p["id"]} for p in invited]
+    body = {"game": "alebrijes", "seats": seats}
+    headers = auth(inviter["token"]) if inviter else {}
+    if inviter is None:
+        body["seats"][0] = {"name": "anon"}
+    return client.post("/v1/games", json=body, headers=headers, environ_base=from_address(address))
+
+
+def test_invitations_past_the_limit_are_429_and_invite_nobody(deps):
+    client = create_app_client(
+        deps, rate_limit_invitations="3/minute", rate_limit_players="50/hour"
+    )
+    ana, bea, cy, dee = (_guest(client, n) for n in ("ana", "bea", "cy", "dee"))
+    assert _invite(client, ana, [bea, cy]).status_code == 201  # two invitations
+    assert _invite(client, ana, [dee]).status_code == 201  # three: the cap
+    games = len(deps.store.game_ids())
+    assert_rate_limited(_invite(client, ana, [bea]), 60)
+    assert len(deps.store.game_ids()) == games  # nothing written
+    # A game with only the player itself invites nobody: not counted.
+    alone = client.post(
+        "/v1/games",
+        json={"game": "alebrijes", "seats": [{"player": "me"}, {"bot": "random"}]},
+        headers=auth(ana["token"]),
+    )
+    assert alone.status_code == 201
+    # Per inviting player, wherever it calls from; another player still may.
+    assert_rate_limited(_invite(client, ana, [bea], address="10.0.0.9"), 60)
+    assert _invite(client, bea, [ana]).status_code == 201
+    # Without a player token the creator's address is the inviter.
+    for _ in range(3):
+        assert _invite(client, None, [dee], address="10.0.0.5").status_code == 201
+    assert_rate_limited(_invite(client, None, [dee], address="10.0.0.5"), 60)
+    assert _invite(client, None, [dee], address="10.0.0.6").status_code == 201
+
+
+def test_invitations_are_not_limited_when_the_limits_are_off(deps):
+    client = create_app_client(deps, rate_limits=False, rate_limit_invitations="1/minute")
+    ana, bea = _guest(client, "ana"), _guest(client, "bea")
+    for _ in range(3):
+        assert _invite(client, ana, [bea]).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "path, most",
+    [("/v1/players/me/inbox", 200), ("/v1/players/me/games", 100)],
+)
+def test_an_inbox_or_games_page_is_bounded(deps, path, most):
+    client = create_app_client(deps)
+    ana = _guest(client, "ana")
+    assert client.get(f"{path}?limit={most}", headers=auth(ana["token"])).status_code == 200
+    for limit in (most + 1, 0, -1, 10**30, "x"):
+        refused = client.get(f"{path}?limit={limit}", headers=auth(ana["token"]))
+        assert refused.status_code == 400 and refused.get_json()["code"] == "bad_request"

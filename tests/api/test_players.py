@@ -186,6 +186,8 @@ ME_ROUTES = [
     ("get", "/v1/players/me/games", None),
     ("get", "/v1/players/me/inbox", None),
     ("get", "/v1/players/me/stream", None),
+    ("post", "/v1/players/me/webhook", {"url": "https://93.184.215.14/mallory"}),
+    ("delete", "/v1/players/me/webhook", None),
 ]
 
 
@@ -215,11 +217,19 @@ def test_me_routes_answer_only_their_player(client, deps, method, path, body):
         response = getattr(client, method)(path, json=body, headers=bearer(token))
         assert response.status_code == 401, (token, response.get_json())
     assert getattr(client, method)(path, json=body).status_code == 401
+    ana_hook = client.post(
+        "/v1/players/me/webhook",
+        json={"url": "https://93.184.215.14/ana"},
+        headers=bearer(ana["token"]),
+    )
+    assert ana_hook.status_code == 201
+    stored = deps.redis.get(deps.keys.player_webhook(ana["id"]))
     answer = getattr(client, method)(path, json=body, headers=bearer(bea["token"]))
     answer.close()  # a stream ends with its response
     ana_now = client.get(f"/v1/players/{ana['id']}").get_json()
     assert ana_now["name"] == "ana" and not ana_now["erased"]
     assert client.get("/v1/players/me", headers=bearer(ana["token"])).status_code == 200
+    assert deps.redis.get(deps.keys.player_webhook(ana["id"])) == stored  # ana's, untouched
 
 
 def test_a_players_token_is_never_logged(client, answers_seen):
@@ -245,3 +255,50 @@ def test_another_players_token_sees_none_of_my_games_or_items(client, projector,
     assert game["id"].encode() in mine.data
     theirs = client.get(path, headers=bearer(bea["token"]))
     assert theirs.status_code == 200 and game["id"].encode() not in theirs.data
+
+
+def test_my_webhook_is_registered_replaced_and_removed(client, deps):
+    made = guest(client)
+    key = deps.keys.player_webhook(made["id"])
+    first = client.post(
+        "/v1/players/me/webhook",
+        json={"url": "https://93.184.215.14/a", "events": ["your_turn", "your_turn"]},
+        headers=bearer(made["token"]),
+    )
+    assert first.status_code == 201
+    assert first.get_json()["events"] == ["your_turn"] and len(first.get_json()["secret"]) > 30
+    assert first.headers["Cache-Control"].startswith("private")
+    second = client.post(
+        "/v1/players/me/webhook",
+        json={"url": "https://93.184.215.14/b"},
+        headers=bearer(made["token"]),
+    ).get_json()
+    assert second["secret"] != first.get_json()["secret"]
+    assert json.loads(deps.redis.get(key)) == second
+    assert client.delete("/v1/players/me/webhook", headers=bearer(made["token"])).status_code == 204
+    assert deps.redis.get(key) is None
+    # The secret is not part of what the player's profile or `me` shows.
+    me_now = client.get("/v1/players/me", headers=bearer(made["token"])).data
+    assert second["secret"].encode() not in me_now
+    assert second["secret"].encode() not in deps.redis.get(deps.keys.player(made["id"]))
+
+
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"url": "https://127.0.0.1/hook"}, "bad_webhook_url"),
+        ({"url": "https://169.254.169.254/latest"}, "bad_webhook_url"),
+        ({"url": "ftp://hooks.example/x"}, "bad_webhook_url"),
+        ({"url": "https://93.184.215.14/x", "events": ["timed_out"]}, "bad_request"),
+        ({"url": "https://93.184.215.14/x", "events": []}, "bad_request"),
+        ({"url": "h" * 3000}, "bad_request"),
+        ({}, "bad_request"),
+    ],
+)
+def test_a_bad_player_webhook_is_refused_and_nothing_is_written(client, deps, body, code):
+    made = guest(client)
+    events_before = deps.redis.xlen(deps.keys.player_events(made["id"]))
+    answer = client.post("/v1/players/me/webhook", json=body, headers=bearer(made["token"]))
+    assert answer.status_code == 400 and answer.get_json()["code"] == code, answer.get_json()
+    assert deps.redis.get(deps.keys.player_webhook(made["id"])) is None
+    assert deps.redis.xlen(deps.keys.player_events(made["id"])) == events_before

@@ -109,3 +109,44 @@ def _my_turn_or_end(client, game_id, token, since):
     if view["status"] == "finished" or view["seat"] in view["to_act"]:
         return view
     return None
+
+
+def test_a_players_webhook_hears_its_games_through_the_real_processes(webhook_stack):
+    """One registration for two games, through the projector process and the webhook
+    worker: every item of bea's inbox, signed; nothing of a game bea has no seat in."""
+    client = webhook_stack
+    receiver = Receiver()
+    try:
+        ana, bea, cy = (
+            client.call("POST", "/v1/players", json={"name": n}).json()
+            for n in ("ana hook", "bea hook", "cy hook")
+        )
+        hook = client.call(
+            "POST", "/v1/players/me/webhook", bea["token"], json={"url": receiver.url}
+        )
+        assert hook.status_code == 201, hook.text
+        games = []
+        for host, guest in ((ana, bea), (cy, bea), (ana, cy)):
+            body = {"game": "alebrijes", "seats": [{"player": "me"}, {"player": guest["id"]}]}
+            made = client.call("POST", "/v1/games", host["token"], json=body)
+            assert made.status_code == 201, made.text
+            games.append(made.json()["id"])
+        accepted = client.call("POST", f"/v1/games/{games[0]}/seats/1/accept", bea["token"])
+        assert accepted.status_code == 200, accepted.text
+
+        def all_told():
+            inbox = client.call("GET", "/v1/players/me/inbox?limit=200", bea["token"]).json()
+            bodies = receiver.acknowledged()
+            told = [{k: v for k, v in b.items() if k not in ("id", "player_id")} for b in bodies]
+            return bodies if inbox["items"] and told == inbox["items"] else None
+
+        bodies = wait_until(all_told)
+        assert {b["game_id"] for b in bodies} == {games[0], games[1]}  # not ana and cy's
+        assert {b["player_id"] for b in bodies} == {bea["id"]}
+        assert {"invited", "game_started"} <= {b["kind"] for b in bodies}
+        for _, headers, _, raw in receiver.requests:
+            assert webhooks.verify(
+                hook.json()["secret"], headers[webhooks.SIGNATURE_HEADER], raw, time.time()
+            )
+    finally:
+        receiver.stop()

@@ -436,3 +436,104 @@ def test_players_play_over_websockets_with_their_player_tokens(apis):
     assert late.answer(ref) == {
         "type": "authenticated", "ref": ref, "game_id": None, "seat": None, "player": bea["id"]
     }  # fmt: skip
+
+
+def _inbox(base, token, after=0):
+    url = f"{base}/v1/players/me/inbox?after={after}&limit=200"
+    response = requests.get(url, headers={"Authorization": f"Bearer {token}"}, timeout=10)
+    assert response.status_code == 200, response.text
+    return response.json()["items"]
+
+
+def _pushed_items(sock):
+    return [m["item"] for m in list(sock.messages) if m["type"] == "inbox"]
+
+
+def _until_same(sock, base, token, games, after=0, timeout=15.0):
+    """The items pushed on `sock` once they are the REST inbox's after `after` and tell
+    of each of `games`, or an AssertionError with both."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        pushed, served = _pushed_items(sock), _inbox(base, token, after)
+        if pushed == served and set(games) <= {i["game_id"] for i in served}:
+            return pushed
+        time.sleep(0.05)
+    raise AssertionError((pushed, served))
+
+
+def test_a_players_inbox_is_pushed_resumable_and_only_its_own(apis):
+    """Each player's socket, on its own API process, gets its inbox's items as REST
+    serves them, none of another player's; cut and resumed with the last inbox version,
+    it gets exactly what it missed."""
+    a, b = apis
+    ana, bea, cy = (requests.post(f"{a}/v1/players", json={"name": n}, timeout=10).json()
+                    for n in ("ana in", "bea in", "cy in"))  # fmt: skip
+
+    def invite(host, guest):
+        seats = [{"player": "me"}, {"player": guest["id"]}]
+        body = {"game": "alebrijes", "seats": seats, "options": {"rounds": 1}}
+        headers = {"Authorization": f"Bearer {host['token']}"}
+        answer = requests.post(f"{a}/v1/games", json=body, headers=headers, timeout=10)
+        assert answer.status_code == 201, answer.text
+        return answer.json()["id"]
+
+    sockets = {"ana": Socket(a, ana["token"]), "bea": Socket(b, bea["token"])}
+    for name, sock in sockets.items():
+        ref = sock.send("subscribe_inbox", after=0)
+        subscribed = sock.answer(ref)
+        assert subscribed["type"] == "inbox_subscribed", subscribed
+        assert subscribed["player"] == {"ana": ana, "bea": bea}[name]["id"]
+    shared = invite(ana, bea)
+    accept = f"{a}/v1/games/{shared}/seats/1/accept"
+    headers = {"Authorization": f"Bearer {bea['token']}"}
+    assert requests.post(accept, headers=headers, timeout=10).status_code == 200
+    apart = invite(cy, bea)  # ana holds no seat here
+    bea_items = _until_same(sockets["bea"], b, bea["token"], [shared, apart])
+    ana_items = _until_same(sockets["ana"], a, ana["token"], [shared])
+    assert {i["game_id"] for i in ana_items} == {shared}
+    assert {i["game_id"] for i in bea_items} == {shared, apart}
+    assert "invited" in [i["kind"] for i in bea_items]
+    # Each once, in inbox version order.
+    for items in (ana_items, bea_items):
+        versions = [i["version"] for i in items]
+        assert versions == sorted(set(versions))
+    # Cut bea's socket; what happens meanwhile comes on the resumed one, nothing twice.
+    held = bea_items[-1]["version"]
+    sockets["bea"].close()
+    missed_game = invite(cy, bea)
+    deadline = time.monotonic() + 15
+    while not _inbox(a, bea["token"], held) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    resumed = Socket(a, bea["token"])
+    ref = resumed.send("subscribe_inbox", after=held)
+    assert resumed.answer(ref)["type"] == "inbox_subscribed"
+    again = _until_same(resumed, a, bea["token"], [missed_game], after=held)
+    assert {i["game_id"] for i in again} == {missed_game}
+    assert all(i["version"] > held for i in again)
+    # Without `after`: from now on, no history.
+    fresh = Socket(b, ana["token"])
+    ref = fresh.send("subscribe_inbox")
+    assert fresh.answer(ref)["version"] == ana_items[-1]["version"]
+    time.sleep(0.3)
+    assert _pushed_items(fresh) == []
+    for sock in (sockets["ana"], resumed, fresh):
+        sock.close()
+
+
+def test_the_inbox_needs_a_players_token(apis):
+    game = create(apis[0], "alebrijes", [{"name": "x"}, {"bot": "random"}])
+    for token in (game["seats"][0]["token"], None):
+        sock = Socket(apis[0], token)
+        if token is None:
+            sock.send("auth", token=None)
+        ref = sock.send("subscribe_inbox", after=0)
+        refused = sock.answer(ref)
+        assert refused["type"] == "error" and refused["problem"]["code"] == "unauthorized"
+        sock.close()
+    player = requests.post(f"{apis[0]}/v1/players", json={"name": "p"}, timeout=10).json()
+    sock = Socket(apis[0], player["token"])
+    for after in (-1, "3", 2**70, True):
+        refused = sock.answer(sock.send("subscribe_inbox", after=after))
+        assert refused["type"] == "error" and refused["problem"]["code"] == "bad_request"
+    assert sock.answer(sock.send("unsubscribe_inbox"))["type"] == "inbox_unsubscribed"
+    sock.close()

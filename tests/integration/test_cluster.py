@@ -81,3 +81,36 @@ def test_the_cluster_client_bounds_a_connect_to_every_node(cluster_url):
             assert settings["socket_timeout"] is None
     finally:
         client.close()
+
+
+def test_a_players_webhook_hears_its_inbox_on_a_cluster(deps, monkeypatch):
+    """The inbox script reads the registration on the player's own slot; the delivery
+    finds it, and its claims, there too."""
+    from tests.integration.test_webhook_delivery import deliver_all
+    from tests.webhook_receiver import Receiver
+
+    monkeypatch.setenv("WEBHOOK_ALLOW_HTTP", "1")
+    monkeypatch.setenv("WEBHOOK_ALLOW_PRIVATE", "1")
+    client = create_app(deps).test_client()
+    projector = projector_of(deps, consumer="cluster")
+    ana, bea = (client.post("/v1/players", json={"name": n}).get_json() for n in ("ana", "bea"))
+    receiver = Receiver()
+    try:
+        hook = client.post(
+            "/v1/players/me/webhook",
+            json={"url": receiver.url, "events": ["invited"]},
+            headers={"Authorization": f"Bearer {bea['token']}"},
+        )
+        assert hook.status_code == 201, hook.get_json()
+        body = {"game": "alebrijes", "seats": [{"player": "me"}, {"player": bea["id"]}]}
+        game = client.post(
+            "/v1/games", json=body, headers={"Authorization": f"Bearer {ana['token']}"}
+        ).get_json()
+        run_until_quiet(deps, projector)
+        deliver_all(deps)
+        (told,) = receiver.acknowledged()
+        assert (told["kind"], told["game_id"], told["player_id"]) == (
+            "invited", game["id"], bea["id"]
+        )  # fmt: skip
+    finally:
+        receiver.stop()

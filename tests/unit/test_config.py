@@ -46,8 +46,16 @@ def test_a_negative_retention_is_refused():
 
 
 def test_players_settings_are_read_from_the_environment():
-    config = Config.from_env({"PLAYER_ISSUERS": "[]", "RATE_LIMIT_PLAYERS": "5/minute"})
+    config = Config.from_env(
+        {
+            "PLAYER_ISSUERS": "[]",
+            "RATE_LIMIT_PLAYERS": "5/minute",
+            "RATE_LIMIT_INVITATIONS": "7/day",
+        }
+    )
     assert config.player_issuers == "[]" and config.rate_limit_players == "5/minute"
+    assert config.rate_limit_invitations == "7/day"
+    assert Config.from_env({}).rate_limit_invitations == "60/hour;300/day"
     assert Config.from_env({}).player_issuers == ""
 
 

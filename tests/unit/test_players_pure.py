@@ -2,6 +2,7 @@
 
 import pytest
 
+from shared import webhooks
 from shared.games.base import RuleError
 from shared.players import events, names, tokens
 
@@ -119,3 +120,36 @@ def test_renaming_to_the_same_name_and_linking_twice_change_nothing():
     assert not player["guest"]
     assert events.rename(player, "ana") == []
     assert events.link(player, ("iss", "sub")) == []
+
+
+def test_the_webhook_registration_is_the_last_one_and_gone_once_removed_or_erased():
+    made = events.create("0123456789abcdef", "ana")
+    hook = events.register_webhook(
+        events.fold((e, 1) for e in made), "https://x/1", ["your_turn"], "s1"
+    )
+    again = [{**hook[0], "url": "https://x/2", "secret": "s2"}]
+    items = [(e, 1) for e in made + hook + again]
+    assert events.webhook_of(items) == {
+        "url": "https://x/2",
+        "events": ["your_turn"],
+        "secret": "s2",
+    }
+    # The player's fold (what views read for its name) never holds the secret.
+    assert "s2" not in repr(events.fold(items))
+    player = events.fold(items)
+    removed = items + [(e, 2) for e in events.remove_webhook(player)]
+    assert events.webhook_of(removed) is None
+    erased = items + [(e, 2) for e in events.erase(player)]
+    assert events.webhook_of(erased) is None
+
+
+def test_a_players_notification_is_its_inbox_item_with_a_stable_id():
+    item = {"kind": "your_turn", "game_id": "g1", "game": "alien", "game_version": 7,
+            "seat": 1, "deadline": None, "version": 12}  # fmt: skip
+    note = webhooks.player_note("p1", item)
+    assert note == {**item, "id": "g1:7:your_turn:1", "player_id": "p1"}
+    gone = {"kind": "invitation_gone", "game_id": "g1", "game": "alien", "game_version": 9}
+    assert webhooks.player_note("p1", {**gone, "version": 13})["id"] == "g1:9:invitation_gone:-"
+    assert webhooks.player_of_subscriber(webhooks.player_subscriber("p1")) == "p1"
+    assert webhooks.player_of_subscriber("seat-1") is None
+    assert webhooks.player_of_subscriber(webhooks.GAME) is None

@@ -24,14 +24,11 @@ export async function offered() {
   const schemas = spec.components.schemas;
   // Bot levels can come from plugins, so the document lists no fixed set: the built-in
   // ones are offered here (docs/bots.md).
-  const bots = ["random", "greedy", "ismcts"];
-  // Creation is one schema per game, told apart by `game`.
-  const create = schemas.CreateGame;
-  const games = create.discriminator ? Object.keys(create.discriminator.mapping)
-    : create.properties.game.enum;
+  const bots = schemas.BotSeat.properties.bot.enum ?? ["random", "greedy", "ismcts"];
   // What "provisional" means, from the document too ("fewer than 10 rated games").
   const provisional = schemas.Rating?.properties.provisional.description ?? "few rated games";
-  return { games, bots, provisional };
+  // CreateGame is a union of the games' bodies, told apart by `game`.
+  return { games: Object.keys(schemas.CreateGame.discriminator.mapping), bots, provisional };
 }
 
 /** Send one command as the seat; the answer carries the seat's new view. */
