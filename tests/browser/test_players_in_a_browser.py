@@ -26,6 +26,16 @@ pytestmark = pytest.mark.slow
 SHORT = {"rounds": 1}  # Alebrijes, one round: a game of seconds when bots play it
 
 
+@pytest.fixture(autouse=True)
+def forgotten(browser, stack):
+    """Each test leaves the browser as it found it: no guest kept in its storage (the
+    browser is shared by every test of its size)."""
+    yield
+    browser.get(f"{stack.base}/play/")
+    browser.execute_script("localStorage.clear()")
+    browser.get("about:blank")
+
+
 def guest(stack, name):
     made = stack.call("POST", "/v1/players", json={"name": name})
     assert made.status_code == 201, made.text
