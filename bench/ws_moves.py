@@ -10,12 +10,14 @@ moment the other seat's socket reads it.
 
     .venv/bin/python -m bench.ws_moves [--seconds 10] [--games 10 50] [--idle 8000]
 
-Bounded: --seconds per run, the idle sockets by --idle and the file limit.
+Bounded: --seconds per run, the idle sockets by --idle (held by client processes of
+8,000 sockets each, under one process's file limit).
 """
 
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import resource
@@ -29,6 +31,7 @@ import websockets
 from bench import systems
 
 ROUNDS = 20  # long games, so few creations inside a run
+PER_HOLDER = 8000  # idle sockets one client process holds
 
 
 def quantile(values, q):
@@ -186,8 +189,23 @@ def rest_p99(base, game_id, seconds=5.0):
     return quantile(times, 0.5), quantile(times, 0.99)
 
 
+def _holder(ws_url, count, held, release):
+    """A client process: hold `count` idle sockets, say how many, until `release`."""
+
+    async def hold():
+        sockets = await hold_idle(ws_url, count)
+        held.put(len(sockets))
+        await asyncio.to_thread(release.wait)
+        for socket in sockets:
+            await socket.close()
+
+    asyncio.run(hold())
+
+
 def idle_sockets(stack, count):
-    """RSS of the API's workers per idle socket, and the REST p99 with them held."""
+    """RSS of the API's workers per idle socket, and the REST p99 with them held. The
+    sockets are held by client processes of at most PER_HOLDER each (one process's file
+    limit is below 20,000 here)."""
     game = requests.post(
         f"{stack.base}/v1/games",
         json={"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]},
@@ -196,20 +214,27 @@ def idle_sockets(stack, count):
     before_p50, before_p99 = rest_p99(stack.base, game["id"])
     workers = stack.api_workers()
     rss = sum(p.memory_info().rss for p in workers)
-
-    async def measure():
-        held = await hold_idle(stack.base.replace("http://", "ws://") + "/v1/ws", count)
-        await asyncio.sleep(2)
+    ws_url = stack.base.replace("http://", "ws://") + "/v1/ws"
+    shares = [min(PER_HOLDER, count - n) for n in range(0, count, PER_HOLDER)]
+    held, release = multiprocessing.Queue(), multiprocessing.Event()
+    holders = [
+        multiprocessing.Process(target=_holder, args=(ws_url, share, held, release))
+        for share in shares
+    ]
+    for holder in holders:
+        holder.start()
+    try:
+        sockets = sum(held.get(timeout=600) for _ in holders)
+        time.sleep(2)
         grown = sum(p.memory_info().rss for p in workers) - rss
-        p50, p99 = await asyncio.to_thread(rest_p99, stack.base, game["id"])
-        for socket in held:
-            await socket.close()
-        return len(held), grown, p50, p99
-
-    held, grown, p50, p99 = asyncio.run(measure())
+        p50, p99 = rest_p99(stack.base, game["id"])
+    finally:
+        release.set()
+        for holder in holders:
+            holder.join(60)
     return {
-        "sockets": held,
-        "kb_per_socket": grown / max(1, held) / 1024,
+        "sockets": sockets,
+        "kb_per_socket": grown / max(1, sockets) / 1024,
         "rest_p50_ms_before": before_p50,
         "rest_p99_ms_before": before_p99,
         "rest_p50_ms_held": p50,
@@ -226,7 +251,6 @@ def main():
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
-    args.idle = min(args.idle, hard - 500)
     print(f"load average before: {os.getloadavg()}", flush=True)
     results = {"load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as run_dir:

@@ -1,7 +1,7 @@
 """`tablestream`: one command for everything an operator or a developer runs.
 
     tablestream run                  the whole service on this machine (make run)
-    tablestream api | projector | worker   one process of a deployment
+    tablestream api | projector | worker | matchmaker   one process of a deployment
     tablestream rebuild              every read model again from the streams (--jobs N)
     tablestream backup FILE          the streams, webhooks and token secret, as JSON Lines
     tablestream restore FILE         a backup into a fresh Redis; rebuild; verify every game
@@ -62,6 +62,14 @@ def projector():
     from services.projector.__main__ import main
 
     _quietly(main, [])
+
+
+@cli.command()
+def matchmaker():
+    """One matchmaker: seats quick-match tickets (several may run at once)."""
+    from services.matchmaker.__main__ import main
+
+    _quietly(main)
 
 
 @cli.command(context_settings=PASS_THROUGH)

@@ -42,6 +42,13 @@ class Deps:
         return PlayerStore(self.redis, self.keys)
 
     @functools.cached_property
+    def matchmaking(self):
+        """The quick-match queues (shared/matchmaking/store.py)."""
+        from shared.matchmaking.store import QueueStore
+
+        return QueueStore(self.redis, self.keys)
+
+    @functools.cached_property
     def player_names(self):
         """Players' names as this process last read them (at most NAMES_TTL s old)."""
         from shared.players.naming import RecentNames

@@ -241,6 +241,8 @@ def children(env, state):
     lower = min(19, config.background_nice + config.background_worker_nice)
     for number in range(1, config.background_workers + 1):
         found.append(_sidecar_child(f"background-{number}", background, env, nice=lower))
+    # One matchmaker seats quick-match tickets (docs/operations.md, "Quick match").
+    found.append(_sidecar_child("matchmaker", [python, "-m", "services.matchmaker"], env))
     # Webhook deliveries, on their own queue (no metrics server of their own yet).
     webhooks = [python, "-m", "services.webhooks", "worker"]
     nice = background_nice(env)

@@ -149,6 +149,50 @@ class Keys:
         """A player's rated games of `game`, oldest first (a list of JSON entries)."""
         return self._ratings(game, f"history:{player_id}")
 
+    def _queue(self, queue_id, name):
+        # One hash tag a matchmaking queue: its stream, tickets and claims in one slot,
+        # so one script claims a group of its tickets on a Redis Cluster too.
+        return f"{self.prefix}m:{{{queue_id}}}:{name}"
+
+    def queue_events(self, queue_id):
+        """A matchmaking queue's stream: its tickets' lives (shared/matchmaking/tickets.py)."""
+        return self._queue(queue_id, "events")
+
+    def queue(self, queue_id):
+        """The queue's description: game, options, rated, turn_seconds (JSON)."""
+        return self._queue(queue_id, "queue")
+
+    def queue_tickets(self, queue_id):
+        """Hash: ticket id -> the ticket (JSON), every ticket of the queue."""
+        return self._queue(queue_id, "tickets")
+
+    def queue_waiting(self, queue_id):
+        """Sorted set of the queue's waiting tickets, by when they were opened (ms)."""
+        return self._queue(queue_id, "waiting")
+
+    def queue_holders(self, queue_id):
+        """Hash: player id -> its waiting ticket in this queue (one a player)."""
+        return self._queue(queue_id, "holders")
+
+    def queue_unopened(self, queue_id):
+        """Hash: game id -> the match whose game is not yet open (a matchmaker opens
+        it just after the claim; another does if that one died in between)."""
+        return self._queue(queue_id, "unopened")
+
+    @property
+    def queues(self):
+        """Set of every matchmaking queue's id (the matchmakers' round)."""
+        return f"{self.prefix}matchmaking-queues"
+
+    def player_tickets(self, player_id):
+        """Hash: the player's tickets, ticket id -> the queue id, while they may be
+        waiting (at most MAX_OPEN); a ticket over is dropped from it."""
+        return self._player(player_id, "tickets")
+
+    def player_ticket_history(self, player_id):
+        """Sorted set of every ticket the player opened, by when (ms), the newest kept."""
+        return self._player(player_id, "ticket-history")
+
     @property
     def lobby(self):
         """Sorted set of games waiting for players, scored by creation time."""

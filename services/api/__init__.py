@@ -126,7 +126,17 @@ def create_app(deps=None, *, spec_only=False):
     api.register_converter(IntegerConverter, fields.seat_parameter)
     schemas.register_unions(api.spec)
 
-    from services.api import lobby, per_game, play, players, ratings, replays, stream, webhooks
+    from services.api import (
+        lobby,
+        matchmaking,
+        per_game,
+        play,
+        players,
+        ratings,
+        replays,
+        stream,
+        webhooks,
+    )
 
     api.register_blueprint(lobby.blp)
     api.register_blueprint(play.blp)
@@ -135,6 +145,8 @@ def create_app(deps=None, *, spec_only=False):
     api.register_blueprint(webhooks.blp)
     api.register_blueprint(players.blp)
     api.register_blueprint(ratings.blp)
+    api.register_blueprint(matchmaking.blp)
+    api.register_blueprint(matchmaking.mine)
     webhooks.document(api.spec)
     for blueprint in per_game.BLUEPRINTS:
         api.register_blueprint(blueprint)

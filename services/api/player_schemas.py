@@ -153,6 +153,7 @@ class InboxQuery(Schema):
 
 
 INBOX_KINDS = [
+    "matched",
     "invited",
     "game_started",
     "your_turn",
@@ -173,6 +174,7 @@ class InboxItem(Schema):
         allow_none=True, metadata={"description": "your_turn: by when (ms), or null."}
     )
     result = fields.Nested(Result, metadata={"description": "game_ended: the result."})
+    ticket_id = fields.String(metadata={"description": "matched: the quick-match ticket."})
 
 
 class Inbox(Schema):

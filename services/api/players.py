@@ -180,6 +180,7 @@ class MyPlayer(MethodView):
         d = deps()
         player_id = me()
         games = d.redis.hkeys(d.keys.player_games(player_id))  # before they are dropped
+        d.matchmaking.cancel_all(player_id, now_ms())  # nobody seats an erased player
         try:
             d.players.erase(player_id, now_ms())
         except RuleError as error:

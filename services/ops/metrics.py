@@ -69,6 +69,34 @@ BOT_SECONDS = Histogram(
     buckets=(0.0001, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1),
 )
 
+MATCH_SECONDS = Histogram(
+    "tablestream_matchmaking_time_to_match_seconds",
+    "From a quick-match ticket's opening to its match",
+    ["game", "queue"],
+    buckets=(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 3600, 86400),
+)
+MATCHED = Counter(
+    "tablestream_matchmaking_games",
+    "Games a quick match opened, with bots filling seats or humans only",
+    ["game", "queue", "seated"],
+)
+MATCH_LOST = Counter(
+    "tablestream_matchmaking_claims_lost",
+    "Groups not claimed: a ticket was cancelled or claimed by another matchmaker first",
+)
+
+
+def tickets_matched(game, queue, waited_seconds, bots):
+    """A quick match opened a game: each ticket's time to match, bots or humans only."""
+    series = MATCH_SECONDS.labels(game, queue)
+    for seconds in waited_seconds:
+        series.observe(max(0.0, seconds))
+    MATCHED.labels(game, queue, "bots" if bots else "humans").inc()
+
+
+def claim_lost():
+    MATCH_LOST.inc()
+
 
 def command_appended(game, command_type):
     """A command was decided and its events appended."""

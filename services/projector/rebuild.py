@@ -9,6 +9,7 @@ import multiprocessing
 from services.projector.indexes import UNINDEXED
 from services.projector.known import Known
 from shared import games
+from shared.matchmaking.store import QueueStore
 
 # Games a rebuild reads and writes in one round trip each (more: a batch's parsed
 # streams outgrow the memory Python keeps, and each batch faults it in again).
@@ -29,6 +30,7 @@ def rebuild(projector, progress=iter):
             batch = []
     rebuild_batch(projector, batch)
     projector.ratings.rebuilt()
+    QueueStore(projector.redis, projector.keys).rebuild_all()  # quick match's queues
     return len(game_ids)
 
 
@@ -82,6 +84,7 @@ def in_parallel(make_projector, config, jobs=1, progress=iter, batch=None):
     for _ in shown:  # to its end: a progress bar closes
         pass
     projector.ratings.rebuilt()
+    QueueStore(projector.redis, projector.keys).rebuild_all()  # quick match's queues
     return len(game_ids)
 
 

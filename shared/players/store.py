@@ -277,13 +277,50 @@ class PlayerStore:
         )
 
 
+# KEYS: the player's inbox, its webhook registration and the webhook's health. ARGV:
+# its channel, the stream's length cap, the items. Answers as the projector's inbox
+# script does (services/projector/players.py), which numbers items the same way: the
+# inbox version after them, the webhook registration ("": none), whether it is paused.
+_TELL = """
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local version = 0
+if last[1] then version = tonumber(string.match(last[1][1], '^%d+')) end
+for i = 3, #ARGV do
+  version = version + 1
+  redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], version .. '-0', 'i', ARGV[i])
+end
+redis.call('PUBLISH', ARGV[1], tostring(version))
+local hook = redis.call('GET', KEYS[2]) or ''
+return {version, hook, redis.call('HEXISTS', KEYS[3], 'paused')}
+"""
+INBOX_MAXLEN = 1000  # items kept per player (the newest)
+
+
 class Inbox:
     """Reading a player's games and inbox (the projector writes them:
-    services/projector/players.py)."""
+    services/projector/players.py); `tell` adds items that come from outside a game's
+    log (a quick match's `matched`)."""
 
     def __init__(self, redis, keys):
         self.redis = redis
         self.keys = keys
+
+    def tell(self, player_id, items):
+        """Add `items` to the player's inbox and publish its new version, as the
+        projector does. Returns (the items numbered with their inbox versions, the
+        player's webhook registration or None when it has none or it is paused)."""
+        script = self.redis.register_script(_TELL)
+        keys = [
+            self.keys.player_inbox(player_id),
+            self.keys.player_webhook(player_id),
+            self.keys.player_webhook_health(player_id),
+        ]
+        args = [self.keys.player_channel(player_id), INBOX_MAXLEN]
+        args += [jsonutil.dumps(item) for item in items]
+        version, hook, paused = script(keys=keys, args=args)
+        first = int(version) - len(items) + 1
+        numbered = [{**item, "version": first + i} for i, item in enumerate(items)]
+        return numbered, (jsonutil.loads(hook) if hook and not paused else None)
 
     def games(self, player_id):
         """Every entry of the player's games."""

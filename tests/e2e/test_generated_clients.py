@@ -353,3 +353,58 @@ def test_openapi_python_client_plays_as_players(stack, generated):
     deleted = delete_me.sync_detailed(client=players[0])
     assert deleted.status_code == 204
     assert get_player.sync(client=anyone, player_id=ana.id).name == "deleted player"
+
+
+def test_openapi_python_client_quick_matches_and_plays(stack, generated):
+    """Two players open typed quick-match tickets, are matched, and play the game to its
+    end with their player tokens; a cancel after the match says it was matched."""
+    from tablestream_client.api.matchmaking import cancel_ticket, get_ticket, open_ticket
+    from tablestream_client.api.my_tickets import get_my_tickets
+    from tablestream_client.api.play import get_view, send_command
+    from tablestream_client.api.players import create_player, get_my_inbox
+    from tablestream_client.models import NewPlayer, NewTicket, NewTicketGame, Problem
+
+    anyone = generated.Client(base_url=stack.base, raise_on_unexpected_status=True)
+    made = [create_player.sync(client=anyone, body=NewPlayer(name=n)) for n in ("cy", "di")]
+    players = [generated.AuthenticatedClient(base_url=stack.base, token=m.token) for m in made]
+    body = NewTicket.from_dict(
+        {"game": "alebrijes", "players": 2, "options": {"rounds": 1}, "turn_seconds": 3598}
+    )
+    assert body.game == NewTicketGame.ALEBRIJES
+    opened = [open_ticket.sync(client=p, body=body) for p in players]
+    assert all(t.status.value == "waiting" and leftovers(t) == [] for t in opened)
+    for _ in range(200):
+        tickets = [
+            get_ticket.sync(client=p, ticket_id=t.id) for p, t in zip(players, opened, strict=True)
+        ]
+        if all(t.status.value == "matched" for t in tickets):
+            break
+        time.sleep(0.05)
+    assert {t.game_id for t in tickets} == {tickets[0].game_id} and leftovers(tickets[0]) == []
+    game_id = tickets[0].game_id
+    by_seat = {t.seat: p for t, p in zip(tickets, players, strict=True)}
+    late = cancel_ticket.sync(client=players[0], ticket_id=opened[0].id)
+    assert isinstance(late, Problem) and late.code.value == "ticket_matched"
+    listed = get_my_tickets.sync(client=players[1])
+    assert [t.id for t in listed.tickets] == [opened[1].id]
+    told = []  # `matched` comes once the game is open, a moment after the claim
+    for _ in range(20):
+        inbox = get_my_inbox.sync(client=players[1], after=0, wait=5)
+        assert leftovers(inbox) == []
+        told = [(i.kind.value, i.game_id) for i in inbox.items if i.kind.value == "matched"]
+        if told:
+            break
+    assert told == [("matched", game_id)]
+    version = 1
+    for _ in range(3000):
+        view = get_view.sync(client=anyone, game_id=game_id, after=version - 1, wait=10)
+        version = view.version
+        if view.status.value == "finished":
+            break
+        seat = view.to_act[0]
+        mine = get_view.sync(client=by_seat[seat], game_id=game_id)
+        moved = send_command.sync(client=by_seat[seat], game_id=game_id, body=mine.legal[0])
+        if hasattr(moved, "code"):  # the view lagged a move: read again
+            continue
+        version = moved.version
+    assert view.status.value == "finished"

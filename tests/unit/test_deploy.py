@@ -15,6 +15,7 @@ import pytest
 import yaml
 
 from services import cli
+from services.matchmaker.matchmaker import WaitingCollector
 from services.ops import health, metrics
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
@@ -58,7 +59,7 @@ def test_the_validator_refuses_a_broken_manifest():
 def test_every_deployment_has_probes_resources_and_a_disruption_budget():
     docs = [d for _, d in manifests()]
     deployments = {d["metadata"]["name"]: d for d in docs if d["kind"] == "Deployment"}
-    assert set(deployments) == {"api", "projector", "worker"}
+    assert set(deployments) == {"api", "projector", "worker", "matchmaker"}
     budgets = {d["metadata"]["name"]: d for d in docs if d["kind"] == "PodDisruptionBudget"}
     for name, deployment in deployments.items():
         pod = deployment["spec"]["template"]
@@ -94,11 +95,11 @@ def test_the_compose_file_is_valid_compose():
 
 def test_compose_runs_redis_with_aof_and_workers_that_scale():
     services = compose()["services"]
-    assert set(services) == {"redis", "api", "projector", "worker"}
+    assert set(services) == {"redis", "api", "projector", "worker", "matchmaker"}
     command = services["redis"]["command"]
     assert command[command.index("--appendonly") + 1] == "yes"
     assert services["redis"]["volumes"]
-    for name in ("api", "projector", "worker"):
+    for name in ("api", "projector", "worker", "matchmaker"):
         assert services[name]["command"] == [name] and name in cli.cli.commands
         assert services[name]["depends_on"]["redis"]["condition"] == "service_healthy"
     # `docker compose up --scale worker=3`: no fixed name and no host port to collide on.
@@ -120,7 +121,7 @@ def exposed_families():
     names = {m._name for m in vars(metrics).values() if hasattr(m, "_name")}
     names |= {f"{n}_total" for n in names} | {f"{n}_bucket" for n in names}
     names |= {f"{n}_count" for n in names}
-    for source in (health.GamesCollector, health.QueueCollector):
+    for source in (health.GamesCollector, health.QueueCollector, WaitingCollector):
         names |= set(re.findall(r'"(tablestream_[a-z_]+)"', inspect.getsource(source)))
     return names
 

@@ -19,11 +19,11 @@ LAYERS = [
     ("ops", ["services.ops"]),  # metrics, logs, health, RQ workers' clock: of every process
     ("core", ["services.game", "services.deps", "services.embedded_redis"]),
     ("webhooks", ["services.webhooks"]),  # subscriptions, fan-out, deliveries
-    ("processes", ["services.api", "services.projector", "services.worker"]),
+    ("processes", ["services.api", "services.projector", "services.worker", "services.matchmaker"]),
     ("commands", ["services"]),  # cli, run, replay, tournament: over everything
 ]
 # Packages of one layer that must not import each other.
-APART = ["services.api", "services.projector", "services.worker"]
+APART = ["services.api", "services.projector", "services.worker", "services.matchmaker"]
 
 
 def modules():
