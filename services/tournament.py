@@ -10,7 +10,8 @@ operators choosing a level, and for tuning the bots:
 Seats rotate from game to game (game i puts level k in seat (k + i) mod n), so no level
 keeps the first seat. Per game it prints each level's win share (a shared victory
 counts 1/len(winners)) with a 95% Wilson interval, the fair share (1/players), the mean
-score, and the time of its decisions (p50, p99).
+score, the time of its decisions (p50, p99), and (when every seat is a different level)
+its rating on the players' scale (shared.ratings) with a bootstrap 95% interval.
 
 Alien's reflexes are simulated simply: after each command, every bot whose `react`
 returns a command sends it, the quickest `reaction_seconds` first (ties in a random
@@ -27,11 +28,12 @@ import sys
 import time
 from multiprocessing import get_context
 
-from shared import bots, games, table
+from shared import bots, games, ratings, table
 from shared.games.base import RuleError
 
 MAX_COMMANDS = 20000  # per game: a game longer than this is a bug, reported as such
 Z95 = 1.959964
+BOOTSTRAPS = 200  # resamples of the games for a level rating's 95% interval
 
 
 def seat_levels(levels, index):
@@ -145,13 +147,16 @@ def play_one(task):
     played = Game(game, rotated, f"{seed}-{game}-{index}", think_ms, options)
     result = played.play()
     seats = []
+    # Places as the players' ratings count them (1 first; ties share a place).
+    placed = None if result is None else ratings.places(result, len(rotated))
     for seat, level in enumerate(rotated):
         if result is None:
-            seats.append({"level": level, "share": None, "score": None})
+            seats.append({"level": level, "share": None, "score": None, "place": None})
             continue
         winners = result["winners"]
         share = 1 / len(winners) if seat in winners else 0.0
-        seats.append({"level": level, "share": share, "score": result["scores"][seat]})
+        score = result["scores"][seat]
+        seats.append({"level": level, "share": share, "score": score, "place": placed[seat]})
     return {"game": game, "index": index, "seats": seats, "decisions": played.decisions}
 
 
@@ -175,11 +180,58 @@ def percentile(values, q):
     return ordered[rank - 1]
 
 
-def summarise(game, levels, outcomes):
+def level_ratings(game, finished, seed, boots=BOOTSTRAPS):
+    """Each level's rating on the players' scale (shared.ratings: the same openskill
+    Plackett-Luce fold and displayed rating, 1000 + 40 * (mu - 3 sigma), as a player
+    new to the game starting at 1000), the games folded in the tournament's order;
+    with a 95% interval from `boots` resamples of the games (with replacement, folded
+    again in the order drawn). {level: {"rating", "ci95"}}."""
+
+    def fold(chosen):
+        folded = ratings.Ratings()
+        folded.fold(
+            {
+                "game_id": f"{i:08d}",  # the fold's order: the order given
+                "game": game,
+                "variant": ratings.STANDARD,
+                "ended_at": i,
+                "seats": [_rated_seat(seat) for seat in o["seats"]],
+            }
+            for i, o in enumerate(chosen)
+        )
+        levels = {s["level"] for o in chosen for s in o["seats"]}
+        return {lv: _displayed(folded.rating(lv, game)) for lv in levels}
+
+    measured = fold(finished)
+    rng = random.Random(f"{seed}/{game}/ratings")
+    drawn = [fold(rng.choices(finished, k=len(finished))) for _ in range(boots)]
+    return {
+        level: {
+            "rating": rating,
+            "ci95": [
+                percentile([d[level] for d in drawn], 2.5),
+                percentile([d[level] for d in drawn], 97.5),
+            ],
+        }
+        for level, rating in measured.items()
+    }
+
+
+def _rated_seat(seat):
+    return {"id": seat["level"], "place": seat["place"], "bot": False}
+
+
+def _displayed(rating):
+    return ratings.displayed(rating["mu"], rating["sigma"])
+
+
+def summarise(game, levels, outcomes, seed="1"):
     """Per level: seat-games, win share and its interval, fair share, mean score,
-    decision time p50/p99 (ms)."""
+    decision time p50/p99 (ms), and its rating with a 95% interval (when every seat is
+    a different level: a level twice at one table would be one player in two seats)."""
     players = len(levels)
     finished = [o for o in outcomes if all(s["share"] is not None for s in o["seats"])]
+    rated = level_ratings(game, finished, seed) if finished and len(set(levels)) == players else {}
     by_level = {}
     for level in dict.fromkeys(levels):
         seats = [s for o in finished for s in o["seats"] if s["level"] == level]
@@ -195,6 +247,8 @@ def summarise(game, levels, outcomes):
             "decisions": len(times),
             "p50_ms": _ms(percentile(times, 50)),
             "p99_ms": _ms(percentile(times, 99)),
+            "rating": rated.get(level, {}).get("rating"),
+            "rating_ci95": rated.get(level, {}).get("ci95"),
         }
     return {
         "game": game,
@@ -218,7 +272,7 @@ def table_text(summary):
     lines = [
         head,
         f"{'level':<8} {'seat-games':>10} {'win share':>9} {'95% CI':>15} {'fair':>5}"
-        f" {'mean score':>10} {'p50 ms':>8} {'p99 ms':>8}",
+        f" {'mean score':>10} {'p50 ms':>8} {'p99 ms':>8} {'rating':>6} {'95% CI':>13}",
     ]
     for level, row in summary["levels"].items():
         share = "-" if row["win_share"] is None else f"{row['win_share']:.3f}"
@@ -227,8 +281,17 @@ def table_text(summary):
         lines.append(
             f"{level:<8} {row['seat_games']:>10} {share:>9} {ci:>15} {row['fair_share']:>5.2f}"
             f" {score:>10} {_num(row['p50_ms']):>8} {_num(row['p99_ms']):>8}"
+            f" {_rating(row):>6} {_rating_ci(row):>13}"
         )
     return "\n".join(lines)
+
+
+def _rating(row):
+    return "-" if row["rating"] is None else str(row["rating"])
+
+
+def _rating_ci(row):
+    return "-" if row["rating_ci95"] is None else "[{}, {}]".format(*row["rating_ci95"])
 
 
 def _num(value):
@@ -256,7 +319,7 @@ def run(game_names, levels, games_per, seed, jobs, think_ms, rounds, progress=Tr
             bar.update(1)
     bar.close()
     outcomes.sort(key=lambda o: (game_names.index(o["game"]), o["index"]))
-    return [summarise(g, levels, [o for o in outcomes if o["game"] == g]) for g in game_names]
+    return [summarise(g, levels, [o for o in outcomes if o["game"] == g], seed) for g in game_names]
 
 
 def _progress(total, enabled):

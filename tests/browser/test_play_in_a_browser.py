@@ -298,8 +298,9 @@ def full_screenshot(browser, path):
 
 
 def check_the_page(browser, axe_source):
-    """No horizontal scrolling, touch targets of 44 px, and no serious or critical
-    accessibility violation found by axe-core."""
+    """No horizontal scrolling, touch targets of 44 px (a radio button's or a check
+    box's is its label), and no serious or critical accessibility violation found by
+    axe-core."""
     overflow = browser.execute_script(
         "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
     )
@@ -309,7 +310,8 @@ def check_the_page(browser, axe_source):
              .filter((e) => e.offsetParent !== null)
              .filter((e) => !e.closest('header'))
              .map((e) => [e.dataset.action || e.dataset.key || e.id || e.textContent.trim(),
-                          (e.type === 'radio' ? e.closest('label') : e).getBoundingClientRect()])
+                          (['radio', 'checkbox'].includes(e.type) ? e.closest('label') : e)
+                            .getBoundingClientRect()])
              .filter(([, r]) => Math.min(r.width, r.height) < 44 && r.width > 0)
              .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
     )

@@ -52,11 +52,20 @@ def test_two_players_are_matched_and_play(stack):
     body = {"game": "alien", "players": 2, "options": {"stack_seconds": 30}, "turn_seconds": 3599}
     a = open_ticket(client, ana, **body)
     b = open_ticket(client, bea, **body)
-    polled = client.call("GET", "/v1/players/me/inbox?after=0&wait=20", bea["token"]).json()
+    # Long-poll as an app does: each answer brings what came since `after` (the game's
+    # own items, game_started or your_turn, may come first); poll on until `matched`.
+    polled, after = [], 0
+    for _ in range(20):
+        path = f"/v1/players/me/inbox?after={after}&wait=20"
+        answer = client.call("GET", path, bea["token"]).json()
+        polled += answer["items"]
+        after = answer["version"]
+        if any(i["kind"] == "matched" for i in polled):
+            break
     reader.join(25)
     assert streamed and streamed[0]["ticket_id"] == a["id"]
     game_id = streamed[0]["game_id"]
-    (told,) = [i for i in polled["items"] if i["kind"] == "matched"]
+    (told,) = [i for i in polled if i["kind"] == "matched"]
     assert (told["game_id"], told["ticket_id"]) == (game_id, b["id"])
     pushed = socket.next(where=lambda m: m["type"] == "inbox" and m["item"]["kind"] == "matched")
     assert pushed["item"] == told

@@ -88,3 +88,43 @@ def test_the_console_script_runs_a_tournament_and_exits_0():
     result = CliRunner().invoke(cli.cli, [*argv, "--quiet"])
     assert result.exit_code == 0, result.output
     assert "alebrijes: 2 games, 2 players" in result.output
+
+
+def test_each_level_is_rated_on_the_players_scale_and_greedy_above_random_in_every_game():
+    summaries = tournament.play(["--levels", "greedy,random", "--games", "8", "--quiet"])
+    assert [s["game"] for s in summaries] == ["alebrijes", "alien", "alakablast", "abluxxen"]
+    for summary in summaries:
+        greedy, random_ = summary["levels"]["greedy"], summary["levels"]["random"]
+        assert greedy["rating"] > random_["rating"], summary["game"]
+        for row in (greedy, random_):
+            low, high = row["rating_ci95"]
+            assert low <= high and isinstance(row["rating"], int)
+
+
+def test_a_level_rating_is_the_ratings_fold_of_its_places():
+    """The same openskill fold as the players' ratings, places from each result."""
+    from shared import ratings
+
+    outcomes = [
+        {"seats": [{"level": "greedy", "place": 1}, {"level": "random", "place": 2}]},
+        {"seats": [{"level": "random", "place": 1}, {"level": "greedy", "place": 2}]},
+        {"seats": [{"level": "greedy", "place": 1}, {"level": "random", "place": 1}]},
+    ]
+    rated = tournament.level_ratings("alien", outcomes, seed="t", boots=20)
+    expected = ratings.Ratings()
+    for i, outcome in enumerate(outcomes):
+        seats = [{"id": s["level"], "place": s["place"], "bot": False} for s in outcome["seats"]]
+        game = {"game_id": str(i), "game": "alien", "variant": "standard", "ended_at": i}
+        expected.apply({**game, "seats": seats})
+    for level in ("greedy", "random"):
+        mine = expected.rating(level, "alien")
+        assert rated[level]["rating"] == ratings.displayed(mine["mu"], mine["sigma"])
+        low, high = rated[level]["ci95"]
+        assert low <= high
+
+
+def test_a_level_twice_at_the_table_is_not_rated():
+    (summary,) = tournament.play(
+        ["--game", "alien", "--levels", "greedy,random,random", "--games", "2", "--quiet"]
+    )
+    assert all(row["rating"] is None for row in summary["levels"].values())

@@ -25,8 +25,10 @@ export async function offered() {
   // Bot levels can come from plugins, so the document lists no fixed set: the built-in
   // ones are offered here (docs/bots.md).
   const bots = schemas.BotSeat.properties.bot.enum ?? ["random", "greedy", "ismcts"];
+  // What "provisional" means, from the document too ("fewer than 10 rated games").
+  const provisional = schemas.Rating?.properties.provisional.description ?? "few rated games";
   // CreateGame is a union of the games' bodies, told apart by `game`.
-  return { games: Object.keys(schemas.CreateGame.discriminator.mapping), bots };
+  return { games: Object.keys(schemas.CreateGame.discriminator.mapping), bots, provisional };
 }
 
 /** Send one command as the seat; the answer carries the seat's new view. */

@@ -20,6 +20,12 @@ export function serviceLine(event, name) {
       return `${name(event.seat)} is back.`;
     case "seat_claimed":
       return `${name(event.seat)} sat down.`;
+    case "seat_accepted":
+      return `${name(event.seat)} accepted the invitation.`;
+    case "seat_declined":
+      return `The invitation to seat ${event.seat} was declined: the seat is open.`;
+    case "rematch_offered":
+      return "A rematch is offered.";
     default:
       return null;
   }

@@ -19,7 +19,7 @@ const BOT_NAMES = ["Bea", "Cai", "Dev", "Eli", "Fay", "Gus", "Hal"];
 // The table being played: which game, our seat's token, the last view drawn, what is
 // selected. Only one table at a time; `id` changing stops the old one's updates.
 const table = { kind: null, id: null, token: null, seat: 0, view: null, logged: 0,
-  selected: new Set(), choice: {}, basis: null, busy: false, game: null };
+  selected: new Set(), choice: {}, basis: null, busy: false, game: null, rematch: null };
 let replay = { steps: [], version: 0, answer: null };
 
 async function gameModule(kind) {
@@ -30,9 +30,11 @@ async function gameModule(kind) {
 // --- opening a table
 
 async function setUp() {
-  const { games, bots } = await offered();
+  const { games, bots, provisional } = await offered();
   fill($("game"), games);
   fill($("bot"), bots);
+  fill($("board-game"), games);
+  leaderboard.provisional = provisional;
   $("start").onclick = () => start().catch(report);
   // Each game's options for a short game, once its module has loaded.
   const preset = async () => {
@@ -44,25 +46,35 @@ async function setUp() {
   };
   $("game").onchange = () => preset().catch(report);
   await preset();
+  await showBoard(); // the first game's board, to see where people stand
 }
 
 function fill(select, values) {
   select.replaceChildren(...values.map((v) => new Option(v, v)));
 }
 
-// Seat 0 is ours: the signed-in player's, or a name's; bots in the others.
-function seatsWithBots(count) {
+// Seat 0 is ours: the signed-in player's, or a name's; then the players invited (by
+// id), then bots.
+function seatsWithBots(count, invited = []) {
   const bot = $("bot").value;
   const bots = Array.from({ length: count }, (_, i) => ({ bot, name: BOT_NAMES[i] }));
   const me = players.current() ? { player: "me" } : { name: $("name").value || "you" };
-  return [me, ...bots];
+  return [me, ...invited.map((id) => ({ player: id })), ...bots];
+}
+
+// The ids typed into "Invite players", when signed in (only a player invites).
+function invitedIds() {
+  if (!players.current()) return [];
+  return $("invite").value.split(/[\s,]+/).filter(Boolean);
 }
 
 async function start() {
+  const options = JSON.parse($("options").value || "{}");
+  if (players.current() && $("rated").checked) options.rated = true;
   const body = {
     game: $("game").value,
-    seats: seatsWithBots(Number($("bots").value)),
-    options: JSON.parse($("options").value || "{}"),
+    seats: seatsWithBots(Number($("bots").value), invitedIds()),
+    options,
   };
   const token = players.current()?.token;
   await sit(body.game, await api("POST", "/v1/games", { body, token }));
@@ -72,23 +84,28 @@ async function start() {
 // follow it until it ends. A player's token acts for every seat the player holds.
 async function sit(kind, created, seat = 0) {
   const token = created.seats?.[seat]?.token ?? players.current()?.token;
-  Object.assign(table, { kind, id: created.id, token, seat, view: null,
-    logged: 0, selected: new Set(), choice: {}, basis: null, game: await gameModule(kind) });
+  // The creator's token (in the answer that made the game) may call it off while it
+  // waits for players.
+  Object.assign(table, { kind, id: created.id, token, seat, view: null, logged: 0,
+    selected: new Set(), choice: {}, basis: null, rematch: null,
+    rated: false, ratingAsked: false, ratingChange: null, creator: created.creator_token ?? null, game: await gameModule(kind) });
   document.body.dataset.game = kind;
   $("title").textContent = table.game.title;
   $("game-id").textContent = created.id;
   $("log").replaceChildren();
   $("setup").hidden = true;
   $("my-games").hidden = true;
+  $("leaderboard").hidden = true;
   $("table").hidden = false;
   $("replay").hidden = true;
   $("result").hidden = true;
+  $("rematch").hidden = true;
   // Each sitting is followed by its own updates only: leaving the table (or sitting at
   // it again from my games) ends the old one's.
   const sitting = (table.sitting = (table.sitting ?? 0) + 1);
   const here = () => sitting === table.sitting;
   await follow({ kind, id: created.id }, table.token, (view, news) => here() && show(view, news), here);
-  if (here()) await openReplay();
+  if (here() && table.view?.status === "finished") await openReplay();
 }
 
 // Views arrive from the live updates and from our own commands: drawn one at a time,
@@ -108,10 +125,13 @@ async function draw(view, news) {
   for (const event of fresh.filter((e) => e.version > table.logged)) {
     const text = serviceLine(event, name) ?? table.game.line(event, name, table.seat);
     if (text) $("log").prepend(logItem(text, event.version));
+    if (event.type === "rematch_offered") table.rematch = event.game_id;
+    if (event.type === "game_created" && event.rated) table.rated = true;
   }
   table.logged = Math.max(table.logged, fresh.at(-1)?.version ?? 0);
   table.view = view;
-  const basis = table.game.selectionBasis(view);
+  // A game waiting for players has no cards yet (its state is null).
+  const basis = view.state ? table.game.selectionBasis(view) : null;
   if (basis !== table.basis) Object.assign(table, { basis, selected: new Set(), choice: {} });
   render();
 }
@@ -125,9 +145,13 @@ function render() {
   document.body.dataset.version = view.version;
   const ui = seatUi(view);
   $("status").replaceChildren(...statusLine(view, ui));
-  $("board").replaceChildren(table.game.board(view, ui));
+  $("board").replaceChildren(view.state ? table.game.board(view, ui) : waitingBoard(view, ui));
   renderActions(view, ui);
-  if (view.status === "finished") showResult(view, ui);
+  $("call-off").hidden = !(view.status === "waiting" && table.creator);
+  if (view.status === "finished") {
+    showResult(view, ui);
+    showRematch();
+  }
   refocus(focus);
 }
 
@@ -177,8 +201,27 @@ function names(view) {
   return (seat) => view.seats[seat]?.name ?? `seat ${seat}`;
 }
 
+// A table still waiting: who is seated, whom it waits for (an invitation not yet
+// accepted, an open seat).
+function waitingBoard(view, ui) {
+  const seats = view.seats.map((seat, i) => {
+    const state = seat.invited ? "invited, not yet accepted" : seat.open ? "an open seat"
+      : seat.bot ? "a bot" : "seated";
+    return el("li", "", el("strong", "", seat.open ? `seat ${i}` : ui.name(i)), ` (${state})`);
+  });
+  return el("div", "board", el("div", "middle",
+    el("p", "say", "The game starts once every invitation is accepted and every seat is taken.")),
+  el("ul", "waiting", ...seats));
+}
+
 function statusLine(view, ui) {
   if (view.status === "finished") return [el("strong", "", "Game over")];
+  if (view.status === "waiting") {
+    const awaited = view.seats.filter((s) => s.invited || s.open).map((s) =>
+      (s.open ? "someone to sit down" : ui.name(s.seat)));
+    return [el("strong", "", `Waiting for ${awaited.join(", ") || "the game to start"}`)];
+  }
+  if (view.status === "cancelled") return [el("strong", "", "This table was called off.")];
   if (view.status !== "active") return [el("span", "", view.status)];
   const parts = [];
   const acting = view.to_act;
@@ -258,8 +301,83 @@ function showResult(view, ui) {
   $("result").replaceChildren(el("h3", "", headline),
     el("table", "scores", el("thead", "", el("tr", "", el("th", "", "player"), el("th", "", "score"))),
       el("tbody", "", ...rows)));
+  if (table.ratingChange) $("result").append(el("p", "rating-change", table.ratingChange));
   $("result").hidden = false;
+  if (table.rated && !table.ratingAsked) {
+    table.ratingAsked = true;
+    showRatingChange(table.id).catch(report);
+  }
 }
+
+// A rated game's end moves my rating: the history's entry for this game, once the
+// projector has folded it (a moment after the game ends).
+async function showRatingChange(gameId) {
+  const player = players.current();
+  if (!player) return;
+  for (let tries = 0; tries < 20 && table.id === gameId; tries += 1) {
+    const { history } = await api("GET", `/v1/players/${player.id}/ratings/${table.kind}/history`);
+    const entry = history.find((h) => h.game_id === gameId);
+    if (entry && table.id === gameId) {
+      table.ratingChange = `Your ${table.kind} rating: ${entry.before} → ${entry.after}`
+        + ` (place ${entry.place} of ${entry.players}).`;
+      $("result").append(el("p", "rating-change", table.ratingChange));
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+// --- the rematch: the same seats again. The one who asks is seated; every other
+// player is invited, and sees the old game's `rematch_offered` (the log, read again
+// when the inbox says something happened).
+
+function showRematch() {
+  const offered = table.rematch;
+  const player = players.current();
+  $("rematch-say").textContent = offered
+    ? "A rematch is offered: the same seats, a new shuffle." : "";
+  $("rematch-ask").hidden = Boolean(offered);
+  $("rematch-join").hidden = !offered;
+  $("rematch-decline").hidden = !offered || !player;
+  $("rematch").hidden = false;
+}
+
+// Asked with the player's token when the seat is the player's: asked with the seat's
+// token, the rematch would invite every player, the one asking too.
+async function askRematch() {
+  const player = players.current();
+  const mine = player && table.view.seats[table.seat]?.player === player.id;
+  const token = mine ? player.token : table.token;
+  const answer = await api("POST", `/v1/games/${table.id}/rematch`, { token });
+  await sit(table.kind, answer, table.seat);
+}
+
+// Join the rematch offered: a player accepts its invitation (the one who asked holds
+// its seat already: not_invited); a named seat asks again, which answers the same new
+// game with the seat's new token.
+async function joinRematch() {
+  const player = players.current();
+  if (!player) return askRematch();
+  const id = table.rematch;
+  const seats = [];
+  seats[table.seat] = await players.accept(player, id, table.seat).catch((error) => {
+    if (error.code === "not_invited") return {};
+    throw error;
+  });
+  await sit(table.kind, { id, seats }, table.seat);
+}
+
+async function declineRematch() {
+  await players.decline(players.current(), table.rematch, table.seat);
+  $("rematch-say").textContent = "You declined the rematch.";
+  for (const id of ["rematch-join", "rematch-decline"]) $(id).hidden = true;
+}
+
+$("call-off").onclick = () =>
+  api("POST", `/v1/games/${table.id}/cancel`, { token: table.creator }).catch(report);
+$("rematch-ask").onclick = () => askRematch().catch(report);
+$("rematch-join").onclick = () => joinRematch().catch(report);
+$("rematch-decline").onclick = () => declineRematch().catch(report);
 
 // --- the replay: any version of the finished game, as any seat saw it then
 
@@ -330,49 +448,141 @@ $("again").onclick = () => {
   Object.assign(document.body.dataset, { status: "", game: "" });
   for (const id of ["table", "replay"]) $(id).hidden = true;
   $("setup").hidden = false;
+  $("leaderboard").hidden = false;
   showPlayer().catch(report);
 };
 
-// --- the player: a guest signed in here, and my games (my turn first)
+// --- the player: a guest signed in here, my games (my turn first, invitations with
+// their answers), my ratings and the leaderboard
 
 async function showPlayer() {
   const player = players.current();
-  $("signed-in").textContent = player ? `Signed in as ${player.name} (guest)` : "";
+  $("signed-in").replaceChildren(...(player
+    ? [`Signed in as ${player.name} (guest). Your id, to be invited: `, el("code", "", player.id)]
+    : []));
   $("guest").hidden = Boolean(player);
   $("forget").hidden = !player;
   $("name").disabled = Boolean(player);
+  for (const id of ["invite-label", "rated-label", "board-around-label"]) $(id).hidden = !player;
   if (player) $("name").value = player.name;
   if (!player) {
     $("my-games").hidden = true;
     return;
   }
-  const { games } = await players.myGames(player);
-  const items = games.map((game) => {
-    const others = game.others.map((o) => o.name ?? "an open seat").join(", ");
-    const state = game.invited ? "invited" : game.my_turn ? "your turn"
-      : game.status === "finished" ? "finished" : game.status;
-    const open = el("button", "action", "Open");
-    open.type = "button";
-    open.dataset.game = game.id;
-    open.setAttribute("aria-label", `open ${game.game} with ${others}`);
-    open.onclick = () => sit(game.game, { id: game.id }, game.seat).catch(report);
-    return el("li", game.my_turn ? "mine" : "", el("strong", "", game.game), ` with ${others}`,
-      el("span", "badge", state),
-      game.my_turn && game.deadline ? countdown(game.deadline, "time left to act") : null, open);
-  });
+  watch(player);
+  const [{ games }, { ratings }] = await Promise.all([players.myGames(player),
+    players.ratings(player.id)]);
+  const items = games.map((game) => myGame(player, game));
   $("my-games-list").replaceChildren(...(items.length ? items : [el("li", "", "No games yet.")]));
+  showRatings(ratings);
   $("my-games").hidden = false;
+}
+
+function myGame(player, game) {
+  const others = game.others.map((o) => o.name ?? "an open seat").join(", ");
+  const state = game.invited ? "invited" : game.my_turn ? "your turn"
+    : game.status === "finished" ? "finished" : game.status;
+  const button = (label, aria, onclick) => {
+    const b = el("button", "action", label);
+    b.type = "button";
+    b.dataset.game = game.id;
+    b.dataset.do = label.toLowerCase();
+    b.setAttribute("aria-label", `${aria} ${game.game} with ${others}`);
+    b.onclick = () => onclick().catch(report);
+    return b;
+  };
+  const buttons = game.invited
+    ? [button("Accept", "accept the invitation to", async () => {
+      const seats = [];
+      seats[game.seat] = await players.accept(player, game.id, game.seat);
+      await sit(game.game, { id: game.id, seats }, game.seat);
+    }),
+    button("Decline", "decline the invitation to", async () => {
+      await players.decline(player, game.id, game.seat);
+      await showPlayer();
+    })]
+    : [button("Open", "open", () => sit(game.game, { id: game.id }, game.seat))];
+  return el("li", `${game.my_turn ? "mine" : ""}${game.invited ? " invitation" : ""}`,
+    el("strong", "", game.game), ` with ${others}`, el("span", "badge", state),
+    game.my_turn && game.deadline ? countdown(game.deadline, "time left to act") : null,
+    ...buttons);
+}
+
+// A rating below the documented count of rated games is provisional: marked in words,
+// not by colour alone.
+function ratingCell(rating, provisional) {
+  return el("td", "", String(rating), ...(provisional
+    ? [" ", el("span", "badge provisional", "provisional")] : []));
+}
+
+function showRatings(ratings) {
+  const rows = ratings.map((r) => el("tr", "", el("td", "", r.game), el("td", "", r.variant),
+    ratingCell(r.rating, r.provisional), el("td", "", String(r.games))));
+  $("my-ratings").tBodies[0].replaceChildren(...rows);
+  $("my-ratings").hidden = !rows.length;
+  $("my-ratings-none").hidden = Boolean(rows.length);
+}
+
+// The leaderboard of one game: the window around me when signed in (and asked), else
+// from the top; "Next page" follows the answer's cursor.
+const leaderboard = { cursor: null, provisional: "" };
+
+async function showBoard(more = false) {
+  const game = $("board-game").value;
+  const player = players.current();
+  const around = Boolean(player) && $("board-around").checked && !more;
+  const page = await players.leaderboard(game, { player: around ? player : null,
+    cursor: more ? leaderboard.cursor : null });
+  leaderboard.cursor = page.next_cursor;
+  const rows = page.entries.map((entry) => {
+    const mine = entry.player === player?.id;
+    return el("tr", mine ? "mine" : "", el("td", "", String(entry.rank)),
+      el("td", "", entry.name, mine ? " (you)" : ""), ratingCell(entry.rating, entry.provisional),
+      el("td", "", String(entry.games)));
+  });
+  $("board-table").tBodies[0].replaceChildren(...rows);
+  $("board-table").hidden = !rows.length;
+  $("board-more").hidden = !page.next_cursor;
+  const rated = around && !page.entries.some((e) => e.player === player.id)
+    ? " You are not on it yet: play a rated game." : "";
+  $("board-note").textContent = page.players === 0 ? `Nobody is on the ${game} board yet.`
+    : `${page.players} players on the ${game} board (${page.variant} rules), ranked by `
+      + `1000 + 40 × (μ − 3σ). Provisional: ${leaderboard.provisional}.${rated}`;
+  document.body.dataset.board = `${game}:${page.entries.length}`;
+}
+
+$("board-show").onclick = () => showBoard().catch(report);
+$("board-more").onclick = () => showBoard(true).catch(report);
+$("board-game").onchange = () => showBoard().catch(report);
+
+// One inbox long-poll per signed-in player: a new item (an invitation, a rematch, a
+// game over) refreshes my games, and the finished table's log (a rematch offered).
+let watching = null;
+
+function watch(player) {
+  if (watching === player.id) return;
+  watching = player.id;
+  const still = () => watching === player.id && players.current()?.id === player.id;
+  players.watchInbox(player, onInbox, still).catch(report);
+}
+
+async function onInbox() {
+  if (table.id && table.view?.status === "finished") await show(table.view);
+  if (!$("setup").hidden) await showPlayer();
 }
 
 $("guest").onclick = async () => {
   await players.signInAsGuest($("name").value || "guest").catch(report);
   await showPlayer().catch(report);
+  await showBoard().catch(report);
 };
 $("my-games-refresh").onclick = () => showPlayer().catch(report);
 $("forget").onclick = () => {
   players.forget();
+  watching = null;
   $("my-games").hidden = true;
   showPlayer().catch(report);
+  showBoard().catch(report);
 };
 showPlayer().catch(report);
 setUp().catch(report);
