@@ -66,10 +66,14 @@ class Seat:
     keeps every pushed view and event, and, holding a seat, sends one of its `legal`
     commands (seeded) whenever its newest pushed view says it is to act."""
 
-    def __init__(self, base, game_id, token, seed, socket=None, cuts=None, bases=()):
+    def __init__(
+        self, base, game_id, token, seed, socket=None, cuts=None, bases=(), failover=False
+    ):
         self.game_id = game_id
         self.cuts = cuts  # a seeded rng: cut the connection now and then, and resume
         self.bases = bases  # the API processes to reconnect to
+        self.failover = failover  # when the server side goes away, resume on another
+        self.base = base
         self.resumed = 0
         self.token = token
         self.socket = socket or Socket(base, token)
@@ -92,8 +96,29 @@ class Seat:
             self.socket.close()
         else:
             self.socket.ws.socket.shutdown(socket.SHUT_RDWR)
-        self.socket = Socket(self.cuts.choice(self.bases), self.token)
+        self.base = self.cuts.choice(self.bases)
+        self.socket = Socket(self.base, self.token)
         self.subscribe(after=self.views[-1]["version"])
+        self.resumed += 1
+
+    def fail_over(self):
+        """The server closed the socket (its process died): connect to another API
+        process and subscribe again after the last version held."""
+        others = [base for base in self.bases if base != self.base]
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                self.base = others[0]
+                self.socket = Socket(self.base, self.token)
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "no other API process answers"
+                time.sleep(0.1)
+        if self.token is None:  # a spectator says so first
+            assert self.socket.answer(self.socket.send("auth", token=None))["type"] == (
+                "authenticated"
+            )
+        self.subscribe(after=self.views[-1]["version"] if self.views else 0)
         self.resumed += 1
 
     def mine(self, view):
@@ -108,6 +133,10 @@ class Seat:
             while True:
                 assert time.monotonic() < deadline, f"game {self.game_id} still running"
                 message = self.socket.next(timeout=deadline - time.monotonic())
+                if message is None and self.failover:
+                    waiting, sent, acted_at = [], None, 0  # the answer may be lost
+                    self.fail_over()
+                    message = {"type": "resumed"}  # then act on the last view, if mine
                 assert message is not None, f"closed: {self.socket.closed}"
                 if message["type"] == "event":
                     waiting.append(message["event"])
@@ -264,6 +293,49 @@ def test_cut_at_random_points_and_resumed_nothing_lost_nothing_twice(apis):
     for number, player in enumerate(players):
         check_against_log(player, log, number)
         assert player.events[-1][0]["version"] == log[-1]["version"]
+
+
+@pytest.mark.slow
+def test_the_api_process_sigkilled_under_live_sockets_loses_nothing(tmp_path):
+    """Two seats and a spectator play on API process A while it is SIGKILLed mid-game
+    (no close frame, no handler: a crashed host): each reconnects to process B and
+    resumes after the last version it holds. Every event arrives once, in order, every
+    view is the view at its version, and the game plays to its end."""
+    stack = processes.Stack(tmp_path, Keys(prefix="wskill:"), workers=1)
+    ports, started = [free_port(), free_port()], []
+    try:
+        for name, port in zip("ab", ports, strict=True):
+            started.append(processes.start_api(stack.env, tmp_path / f"api-{name}.log", port))
+        a, b = (f"http://127.0.0.1:{port}" for port in ports)
+        created = create(a, "alebrijes", [{"name": "ana"}, {"name": "bo"}], rounds=2, seed="5")
+        game_id, tokens = created["id"], [s["token"] for s in created["seats"]]
+        players = [
+            Seat(a, game_id, token, seed=n, bases=(a, b), failover=True)
+            for n, token in enumerate([*tokens, None])
+        ]
+        ref = players[2].socket.send("auth", token=None)
+        assert players[2].socket.answer(ref)["type"] == "authenticated"
+        for player in players:
+            player.subscribe(after=0)
+        threads = [threading.Thread(target=p.play, daemon=True) for p in players]
+        for thread in threads:
+            thread.start()
+        processes.wait_for(lambda: players[0].views and players[0].views[-1]["version"] > 20, 20)
+        processes.kill_tree(started[0])
+        for thread in threads:
+            thread.join(WALL_CLOCK + 5)
+        for player in players:
+            assert player.error is None, player.error
+            assert player.views[-1]["status"] == "finished"
+            assert player.resumed == 1 and player.base == b
+        log = rest_events(b, game_id)
+        for number, player in zip((0, 1, None), players, strict=True):
+            check_against_log(player, log, number)
+            assert player.events[-1][0]["version"] == log[-1]["version"]
+    finally:
+        for process in started:
+            processes.stop(process)
+        stack.stop()
 
 
 def test_a_client_that_stops_reading_is_disconnected(apis):
