@@ -27,15 +27,6 @@ from tests.webhook_receiver import Receiver
 
 
 @pytest.fixture
-def hook_env(monkeypatch):
-    monkeypatch.setenv("WEBHOOK_ALLOW_HTTP", "1")
-    monkeypatch.setenv("WEBHOOK_ALLOW_PRIVATE", "1")
-    monkeypatch.setenv("WEBHOOK_BACKOFF_SECONDS", "0.02")
-    monkeypatch.setenv("WEBHOOK_TIMEOUT_SECONDS", "2")
-    return monkeypatch
-
-
-@pytest.fixture
 def deps_redis(real_redis):
     return real_redis
 
