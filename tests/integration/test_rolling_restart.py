@@ -1,7 +1,7 @@
 """A rolling restart of the API during play loses nothing: two API processes (gunicorn
 as deployed) serve people playing over REST while each process in turn is stopped
 (SIGTERM, as a deploy does) and started again. A client whose process goes away sends
-the same command, with the same Idempotency-Key, to the other one. Afterwards every
+the same request, with the same Idempotency-Key, to the other one. Afterwards every
 acknowledged move is in the log at its version, once, no answer was a 5xx, and the
 games went on being played after the last restart.
 
@@ -20,25 +20,27 @@ from tests.integration.helpers import deps_of
 
 pytestmark = pytest.mark.slow
 
-GAMES = 4
+TABLES = 4
+NEW_GAME = {"game": "alebrijes", "seats": [{"name": "ana"}, {"name": "bo"}], "options": {}}
 
 
 class Table:
-    """One game's two people, played from one thread through whichever API process
-    answers; every acknowledged command's answer is kept."""
+    """Two people playing game after game, from one thread, through whichever API
+    process answers, until told to stop; every acknowledged command's answer is kept."""
 
-    def __init__(self, bases, game_id, tokens):
-        self.bases, self.game_id, self.tokens = bases, game_id, tokens
-        self.acknowledged = []  # (time, answer)
+    def __init__(self, bases):
+        self.bases = bases
+        self.acknowledged = []  # (time, game id, answer)
+        self.games = []  # the ids of the games played
         self.server_errors = []  # (status, body): must stay empty
         self.switches = 0  # times the client went to the other process
         self.base = 0
         self.http = requests.Session()
 
-    def call(self, method, path, token, key=None, **kwargs):
+    def call(self, method, path, token=None, key=None, **kwargs):
         """Send to the current process; on a dropped connection (a process stopping)
         or a 503, send the same request, with the same Idempotency-Key, to the other."""
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
         if key:
             headers["Idempotency-Key"] = key
         for _ in range(50):
@@ -58,18 +60,26 @@ class Table:
 
     def play(self, stopping):
         while not stopping.is_set():
-            view = self.call("GET", f"/v1/games/{self.game_id}/view", self.tokens[0]).json()
+            created = self.call("POST", "/v1/games", key=uuid.uuid4().hex, json=NEW_GAME)
+            assert created.status_code == 201, created.text
+            game_id = created.json()["id"]
+            self.games.append(game_id)
+            self.play_game(game_id, [s["token"] for s in created.json()["seats"]], stopping)
+
+    def play_game(self, game_id, tokens, stopping):
+        view_path, path = f"/v1/games/{game_id}/view", f"/v1/games/{game_id}/commands"
+        while not stopping.is_set():
+            view = self.call("GET", view_path, tokens[0]).json()
             if view["status"] != "active":
                 return
             seat = view["to_act"][0]
-            mine = self.call("GET", f"/v1/games/{self.game_id}/view", self.tokens[seat]).json()
+            mine = self.call("GET", view_path, tokens[seat]).json()
             if mine["version"] != view["version"] or not mine["legal"]:
                 continue
             body = {**mine["legal"][0], "expected_version": mine["version"]}
-            path = f"/v1/games/{self.game_id}/commands"
-            answer = self.call("POST", path, self.tokens[seat], uuid.uuid4().hex, json=body)
+            answer = self.call("POST", path, tokens[seat], uuid.uuid4().hex, json=body)
             if answer.status_code == 200:
-                self.acknowledged.append((time.monotonic(), answer.json()))
+                self.acknowledged.append((time.monotonic(), game_id, answer.json()))
             else:
                 assert answer.json()["code"] in ("version_conflict", "not_your_turn"), answer.text
             time.sleep(0.01)
@@ -81,18 +91,7 @@ def test_a_rolling_restart_of_the_api_loses_no_acknowledged_move(tmp_path, keys)
     apis = [processes.start_api(stack.env, stack.log, port) for port in ports]
     bases = [f"http://127.0.0.1:{port}" for port in ports]
     try:
-        tables = []
-        for _ in range(GAMES):
-            body = {
-                "game": "alebrijes",
-                "seats": [{"name": "ana"}, {"name": "bo"}],
-                "options": {"rounds": 20},  # outlasts the restarts
-            }
-            created = requests.post(f"{bases[0]}/v1/games", json=body, timeout=10)
-            assert created.status_code == 201, created.text
-            made = created.json()
-            tokens = [seat["token"] for seat in made["seats"]]
-            tables.append(Table(bases, made["id"], tokens))
+        tables = [Table(bases) for _ in range(TABLES)]
         stopping = threading.Event()
         threads = [threading.Thread(target=t.play, args=(stopping,)) for t in tables]
         for thread in threads:
@@ -114,22 +113,26 @@ def test_a_rolling_restart_of_the_api_loses_no_acknowledged_move(tmp_path, keys)
         d = deps_of(stack)
         for t in tables:
             assert t.server_errors == [], t.server_errors
-            stored = {r.version: r.event for r in d.store.read(t.game_id)}
-            for _, answer in t.acknowledged:
-                for event in answer["events"]:
-                    held = stored[event["version"]]
-                    assert (held["type"], held.get("seat")) == (event["type"], event.get("seat"))
-            # Each acknowledged command is in the log once: a retried one was not doubled.
-            commanded = [e for e in stored.values() if e["type"] == "commanded"]
-            assert len(commanded) >= len(t.acknowledged)
-            versions = [a["version"] for _, a in t.acknowledged]
-            assert len(versions) == len(set(versions))
+            for game_id in t.games:
+                stored = {r.version: r.event for r in d.store.read(game_id)}
+                answers = [a for _, g, a in t.acknowledged if g == game_id]
+                for answer in answers:
+                    for event in answer["events"]:
+                        held = stored[event["version"]]
+                        shown = (event["type"], event.get("seat"))
+                        assert (held["type"], held.get("seat")) == shown
+                # Each acknowledged command is in the log once: a retry was not doubled.
+                versions = [a["version"] for a in answers]
+                assert len(versions) == len(set(versions))
+                commanded = [e for e in stored.values() if e["type"] == "commanded"]
+                assert len(commanded) >= len(answers)
         acknowledged = sum(len(t.acknowledged) for t in tables)
-        after = sum(1 for t in tables for at, _ in t.acknowledged if at > last_restart)
+        after = sum(1 for t in tables for at, _, _ in t.acknowledged if at > last_restart)
         switches = sum(t.switches for t in tables)
+        games = sum(len(t.games) for t in tables)
         print(
-            f"{acknowledged} acknowledged moves, {after} after the last restart, "
-            f"{switches} switches to the other process"
+            f"{acknowledged} acknowledged moves in {games} games, {after} after the last "
+            f"restart, {switches} switches to the other process"
         )
         assert acknowledged > 50 and after > 0 and switches > 0
     finally:
