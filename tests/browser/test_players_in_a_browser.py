@@ -308,3 +308,43 @@ def test_my_ratings_and_the_leaderboard_around_me(browser, stack, screenshots, a
     assert any("Dan" in r for r in shown)
     assert "fewer than 10 rated games" in text(browser, "board-note")
     shoot(browser, screenshots, axe_source, "ratings-leaderboard")
+
+
+def test_quick_match_seats_me_at_the_table_the_matchmaker_opens(
+    browser, stack, screenshots, axe_source
+):
+    """Cora presses Quick match for a 2-player Alien table (no bots) and the page says
+    it is looking; Dan's app opens a ticket of the same queue through the API; the
+    matchmaker seats them both, and Cora's page sits her at the new table by itself
+    (the inbox's `matched`). Stop looking cancels a waiting ticket."""
+    cora = signed_in(browser, stack, "Cora")
+    Select(browser.find_element(By.ID, "game")).select_by_value("alien")
+    wait_for(browser, lambda b: body(b, "preset") == "alien")
+    # First a ticket given up: Stop looking cancels it.
+    browser.find_element(By.ID, "quick-find").click()
+    wait_for(browser, lambda b: body(b, "ticket") == "waiting")
+    assert "Looking for a table of 2 players (alien); bots fill in" in text(browser, "quick-say")
+    shoot(browser, screenshots, axe_source, "quick-match-looking")
+    browser.find_element(By.ID, "quick-stop").click()
+    wait_for(browser, lambda b: "Stopped looking" in text(b, "quick-say"))
+    mine = stack.call("GET", "/v1/players/me/tickets", cora["token"]).json()["tickets"]
+    assert [t["status"] for t in mine] == ["cancelled"]
+    # Then one matched: no bots, so only Dan's ticket completes the table.
+    browser.find_element(By.ID, "quick-bots").click()
+    browser.find_element(By.ID, "quick-find").click()
+    wait_for(browser, lambda b: body(b, "ticket") == "waiting")
+    dan = guest(stack, "Dan")
+    ticket = {"game": "alien", "players": 2, "bots": None}
+    opened = stack.call("POST", "/v1/matchmaking/tickets", dan["token"], json=ticket)
+    assert opened.status_code == 201, opened.text
+    wait_for(
+        browser,
+        lambda b: body(b, "game") == "alien" and body(b, "version"),
+        message=lambda: Table(browser).page(),
+    )
+    game_id = text(browser, "game-id")
+    mine = stack.call("GET", "/v1/players/me/tickets", cora["token"]).json()["tickets"]
+    assert mine[0]["status"] == "matched" and mine[0]["game_id"] == game_id
+    assert {g["id"] for g in my_games(stack, dan)} == {game_id}
+    shoot(browser, screenshots, axe_source, "quick-match-seated")
+    assert dan["token"] not in browser.page_source

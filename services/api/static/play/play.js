@@ -467,9 +467,12 @@ async function showPlayer() {
   if (player) $("name").value = player.name;
   if (!player) {
     $("my-games").hidden = true;
+    quick.ticket = null;
+    showQuick();
     return;
   }
   watch(player);
+  if (!quick.ticket) await restoreTicket(player);
   const [{ games }, { ratings }] = await Promise.all([players.myGames(player),
     players.ratings(player.id)]);
   const items = games.map((game) => myGame(player, game));
@@ -566,10 +569,65 @@ function watch(player) {
   players.watchInbox(player, onInbox, still).catch(report);
 }
 
-async function onInbox() {
+async function onInbox(items) {
+  const matched = items.find((item) => item.kind === "matched"
+    && item.ticket_id === quick.ticket?.id);
+  if (matched) {
+    quick.ticket = null;
+    showQuick();
+    // Not awaited: sitting lasts the whole game, and the inbox goes on meanwhile.
+    sit(matched.game, { id: matched.game_id }, matched.seat).catch(report);
+    return;
+  }
   if (table.id && table.view?.status === "finished") await show(table.view);
   if (!$("setup").hidden) await showPlayer();
 }
+
+// --- quick match: a ticket for the chosen game; the inbox's `matched` item (the same
+// long-poll as for invitations) seats me at the table the matchmaker opened.
+const quick = { ticket: null };
+
+async function findMatch() {
+  const bots = $("quick-bots").checked ? { after_seconds: 30 } : null;
+  const body = { game: $("game").value, players: Number($("quick-players").value), bots };
+  quick.ticket = await players.openTicket(players.current(), body);
+  showQuick();
+}
+
+async function stopLooking() {
+  const ticket = quick.ticket;
+  try {
+    await players.cancelTicket(players.current(), ticket.id);
+  } catch (error) {
+    if (error.code !== "ticket_matched") throw error;
+    return; // a match came first: its inbox item seats me
+  }
+  quick.ticket = null;
+  showQuick("Stopped looking.");
+}
+
+function showQuick(said = "") {
+  const ticket = quick.ticket;
+  $("quick").hidden = !players.current();
+  $("quick-find").hidden = Boolean(ticket);
+  $("quick-stop").hidden = !ticket;
+  const [least, most] = ticket?.players ?? [];
+  const count = least === most ? least : `${least} to ${most}`;
+  $("quick-say").textContent = ticket
+    ? `Looking for a table of ${count} players (${ticket.game})`
+      + `${ticket.bots ? "; bots fill in after 30 s" : ""}…` : said;
+  document.body.dataset.ticket = ticket?.status ?? "";
+}
+
+// A ticket still waiting from before (this page reloaded): keep looking.
+async function restoreTicket(player) {
+  const { tickets } = await players.myTickets(player);
+  quick.ticket = tickets.find((t) => t.status === "waiting") ?? null;
+  showQuick();
+}
+
+$("quick-find").onclick = () => findMatch().catch(report);
+$("quick-stop").onclick = () => stopLooking().catch(report);
 
 $("guest").onclick = async () => {
   await players.signInAsGuest($("name").value || "guest").catch(report);

@@ -40,6 +40,21 @@ export function decline(player, id, seat) {
   return api("POST", `/v1/games/${id}/seats/${seat}/decline`, { token: player.token });
 }
 
+/** Open a quick-match ticket ({game, players, bots, ...}): the matchmaker seats me. */
+export function openTicket(player, body) {
+  return api("POST", "/v1/matchmaking/tickets", { body, token: player.token });
+}
+
+/** Cancel my ticket; refused with `ticket_matched` when a match came first. */
+export function cancelTicket(player, id) {
+  return api("DELETE", `/v1/matchmaking/tickets/${id}`, { token: player.token });
+}
+
+/** My tickets, newest first (waiting ones among them). */
+export function myTickets(player) {
+  return api("GET", "/v1/players/me/tickets", { token: player.token });
+}
+
 /** A player's ratings, every game and rule set it played rated (public). */
 export function ratings(playerId) {
   return api("GET", `/v1/players/${playerId}/ratings`);
