@@ -6,13 +6,20 @@ each kind of process in turn, in a random order.
     .venv/bin/python -m bench.soak --minutes 5 --json # the slow test's run
 
 The load: --humans REST players (two seats of a game each, every move a POST read back
-from its answer), a game of random bots opened every 10 s, and a table with a 2 s turn
-timer that nobody plays (its timers fire on the workers). The victims: Redis, the
-projector, a bot worker, the background worker, the timers worker, an API worker.
+from its answer), --sockets WebSocket players (two seats of a game each, each seat its
+own socket, every move a `command` read back from its `answer`; a dropped socket
+reconnects and subscribes again after the last version it holds), pairs of players
+asking for quick matches (2-player Alien, bots after a second; both resign once
+seated, and bots finish the game), a game of random bots opened every 10 s, and a table
+with a 2 s turn timer that nobody plays (its timers fire on the workers). The victims:
+Redis, the projector, a bot worker, the background worker, the timers worker, an API
+worker, the matchmaker.
 
-At the end it checks every acknowledged move (a 200 to a command) against the stored
-streams: each is there, in order. Prints per minute the POST p99 and the processes'
-memory (RSS, summed), then the verdict: acknowledged moves lost, 5xx answers (apart:
+At the end it checks every acknowledged move (a 200 to a command, an `answer` on a
+socket) against the stored streams: each is there, in order; and every acknowledged
+ticket (a 201) opened before the last 30 s: each ended matched, in a game that exists,
+no two in one seat. Prints per minute the POST p99 and the processes' memory (RSS,
+summed), then the verdict: acknowledged moves and tickets lost, 5xx answers (apart:
 connection errors, the price of a killed API worker, and 503s with Retry-After, the
 price of a killed Redis, which a client sends again), memory growth after the first
 minute, the last minute's p99 against the first's, and the load average.
@@ -32,12 +39,16 @@ from pathlib import Path
 import psutil
 import redis
 import requests
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from bench.bot_fairness import start, stop
 from shared.keys import Keys
 
 ROOT = Path(__file__).resolve().parents[1]
-VICTIMS = ("redis", "projector", "worker", "background", "timers", "api worker")
+VICTIMS = ("redis", "projector", "worker", "background", "timers", "api worker", "matchmaker")
+QUICK = {"game": "alien", "players": 2, "bots": {"after_seconds": 1, "level": "random"}}
+DRAIN = 30  # seconds: a ticket opened this close to the end need not be matched yet
 
 
 class Soak:
@@ -51,6 +62,8 @@ class Soak:
         self.unavailable = 0  # 503s with Retry-After, while Redis restarts
         self.started = time.monotonic()
         self.stop_at = None
+        self.tickets = []  # (player, ticket id, opened at): acknowledged tickets
+        self.socket_moves = 0  # of the acknowledged moves, those answered on a socket
 
     def minute(self):
         return int((time.monotonic() - self.started) // 60)
@@ -108,6 +121,103 @@ class Soak:
                         self.latencies.setdefault(self.minute(), []).append(time.monotonic() - sent)
                         self.acked.append((game_id, moved.json()["version"], seat, command))
 
+    def socket_pair(self, seed):
+        """Two seats of one game played over GET /v1/ws, game after game."""
+        rng = random.Random(seed)
+        while time.monotonic() < self.stop_at:
+            body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
+            created = self.call("POST", "/v1/games", json={**body, "options": {"rounds": 1}})
+            if created is None or created.status_code != 201:
+                continue
+            game_id = created.json()["id"]
+            seats = [
+                threading.Thread(target=self.socket_seat, args=(game_id, n, s["token"], rng))
+                for n, s in enumerate(created.json()["seats"])
+            ]
+            for seat in seats:
+                seat.start()
+            for seat in seats:
+                seat.join()
+
+    def socket_seat(self, game_id, seat, token, rng):
+        """One seat on its own socket until its game ends: acts on each pushed view that
+        says so; a dropped socket (an API worker killed) reconnects and resumes after
+        the last version held; an error (Redis restarting) is sent again."""
+        url = self.base.replace("http://", "ws://") + "/v1/ws"
+        headers = {"Authorization": f"Bearer {token}"}
+        held, acted_at, sent = 0, -1, {}  # last version; version acted on; ref -> (command, t)
+        while time.monotonic() < self.stop_at:
+            try:
+                with connect(url, additional_headers=headers, open_timeout=10) as ws:
+                    ws.send(json.dumps({"type": "subscribe", "game_id": game_id, "after": held}))
+                    latest, acted_at = None, -1  # an answer lost with the old socket: act again
+                    while time.monotonic() < self.stop_at:
+                        message = json.loads(ws.recv(timeout=15))
+                        kind = message["type"]
+                        if kind == "answer" and message.get("ref") in sent:
+                            command, at = sent.pop(message["ref"])
+                            version = message["body"]["version"]
+                            with self.lock:
+                                self.latencies.setdefault(self.minute(), []).append(
+                                    time.monotonic() - at
+                                )
+                                self.acked.append((game_id, version, seat, command))
+                                self.socket_moves += 1
+                        elif kind == "error" and message.get("ref") in sent:
+                            sent.pop(message["ref"])
+                            code = message["problem"]["code"]
+                            if code in ("store_unavailable", "rate_limited"):
+                                with self.lock:
+                                    self.unavailable += code == "store_unavailable"
+                                time.sleep(message.get("retry_after", 1))
+                                acted_at = -1  # send again on the view held
+                            # else the other seat moved first: the next view says more
+                        elif kind == "view":
+                            latest = message["view"]
+                            held = max(held, latest["version"])
+                            if latest["status"] != "active":
+                                return
+                        mine = latest and seat in latest["to_act"] and latest["legal"]
+                        if mine and not sent and latest["version"] > acted_at:
+                            acted_at = latest["version"]
+                            command = rng.choice(latest["legal"])
+                            ref = f"{seat}:{latest['version']}"
+                            sent[ref] = (command, time.monotonic())
+                            ws.send(json.dumps({
+                                "type": "command", "game_id": game_id, "ref": ref,
+                                "command": command, "expected_version": latest["version"],
+                            }))  # fmt: skip
+            except (ConnectionClosed, OSError, TimeoutError):
+                with self.lock:
+                    self.connection_errors += 1
+                sent.clear()
+                time.sleep(0.5)
+
+    def quick_matches(self):
+        """Two players asking for a 2-player Alien table again and again; once seated
+        both resign (the takeover bots finish the game)."""
+        made = [self.call("POST", "/v1/players", json={"name": f"quick {n}"}) for n in (0, 1)]
+        players = [m.json() for m in made if m is not None and m.status_code == 201]
+        while time.monotonic() < self.stop_at - DRAIN:
+            for player in players:
+                headers = {"Authorization": f"Bearer {player['token']}"}
+                opened = self.call("POST", "/v1/matchmaking/tickets", json=QUICK, headers=headers)
+                if opened is not None and opened.status_code == 201:
+                    with self.lock:
+                        self.tickets.append((player, opened.json()["id"], time.monotonic()))
+            deadline = time.monotonic() + 20
+            for player, ticket_id, _ in self.tickets[-len(players) :]:
+                headers = {"Authorization": f"Bearer {player['token']}"}
+                while time.monotonic() < deadline:
+                    got = self.call("GET", f"/v1/matchmaking/tickets/{ticket_id}", headers=headers)
+                    if got is not None and got.status_code == 200 and got.json()["game_id"]:
+                        game_id, seat = got.json()["game_id"], got.json()["seat"]
+                        path = f"/v1/games/{game_id}/seats/{seat}/resign"
+                        self.call("POST", path, headers=headers)
+                        break
+                    time.sleep(0.5)
+            time.sleep(5)
+
     def bots_and_timers(self):
         """A game of random bots every 10 s; one table whose turn timer keeps firing."""
         timed = {"game": "alebrijes", "seats": [{"name": "idle"}, {"name": "idler"}]}
@@ -138,6 +248,8 @@ def processes(stack):
             roles["timers"].append(child)
         elif "--queues bots" in line:
             roles["worker"].append(child)
+        elif "services.matchmaker" in line:
+            roles["matchmaker"].append(child)
     return roles
 
 
@@ -167,7 +279,8 @@ def lost_moves(redis_url, acked):
                 stored.append((event["seat"], event["command"]))
         length = client.xlen(keys.events(game_id))
         at = 0
-        for version, seat, command in moves:
+        # In version order: a game's two sockets acknowledge from two threads.
+        for version, seat, command in sorted(moves, key=lambda move: move[0]):
             while at < len(stored) and stored[at] != (seat, command):
                 at += 1  # a move sent again after a lost answer landed without an ack
             if at == len(stored) or version > length:
@@ -176,6 +289,26 @@ def lost_moves(redis_url, acked):
                 at += 1
     client.close()
     return lost
+
+
+def lost_tickets(base, tickets):
+    """(lost, doubled): acknowledged tickets opened before the drain that did not end
+    matched in a game that exists, and seats given to two tickets."""
+    lost, seats = 0, {}
+    for player, ticket_id, _ in tickets:
+        headers = {"Authorization": f"Bearer {player['token']}"}
+        got = requests.get(
+            f"{base}/v1/matchmaking/tickets/{ticket_id}", headers=headers, timeout=15
+        )
+        ticket = got.json() if got.status_code == 200 else {}
+        game = ticket.get("game_id")
+        if ticket.get("status") != "matched" or game is None:
+            lost += 1
+            continue
+        if requests.get(f"{base}/v1/games/{game}", timeout=15).status_code != 200:
+            lost += 1
+        seats.setdefault((game, ticket["seat"]), []).append(ticket_id)
+    return lost, sum(1 for ids in seats.values() if len(ids) > 1)
 
 
 def p99(values):
@@ -187,6 +320,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=30)
     parser.add_argument("--humans", type=int, default=8, help="REST games played at once")
+    parser.add_argument("--sockets", type=int, default=4, help="WebSocket games at once")
     parser.add_argument("--chaos-seconds", type=float, default=60)
     parser.add_argument("--json", action="store_true", help="the verdict as one JSON line")
     parser.add_argument("--victims", nargs="+", default=list(VICTIMS), choices=VICTIMS)
@@ -202,7 +336,12 @@ def main():
             threads = [
                 threading.Thread(target=soak.human_pair, args=(n,)) for n in range(args.humans)
             ]
+            threads += [
+                threading.Thread(target=soak.socket_pair, args=(1000 + n,))
+                for n in range(args.sockets)
+            ]
             threads.append(threading.Thread(target=soak.bots_and_timers))
+            threads.append(threading.Thread(target=soak.quick_matches))
             for thread in threads:
                 thread.start()
             rng, kills, rss, cycle = random.Random(1), [], {}, []
@@ -239,6 +378,7 @@ def main():
                 for thread in threads:
                     thread.join(30)
                 lost = lost_moves(redis_url, soak.acked)
+                tickets_lost, tickets_doubled = lost_tickets(base, soak.tickets)
             finally:
                 stop(stack)
     minutes = sorted(soak.latencies)
@@ -247,7 +387,11 @@ def main():
     verdict = {
         "minutes": args.minutes,
         "acknowledged_moves": len(soak.acked),
+        "socket_moves": soak.socket_moves,
         "lost": lost,
+        "tickets": len(soak.tickets),
+        "tickets_lost": tickets_lost,
+        "tickets_doubled": tickets_doubled,
         "5xx": soak.fivexx,
         "connection_errors": soak.connection_errors,
         "unavailable": soak.unavailable,

@@ -1,7 +1,8 @@
-"""The soak, five minutes of it (bench/soak.py): `make run`'s stack under REST players,
-bot games and a turn timer while a process of it is SIGKILLed every minute. No
-acknowledged move is lost, no answer is a 5xx, memory stays within 10% of the first
-minute's and the last minute's POST p99 within twice the first's."""
+"""The soak, five minutes of it (bench/soak.py): `make run`'s stack under REST and
+WebSocket players, quick matches, bot games and a turn timer while a process of it is
+SIGKILLed every minute. No acknowledged move or ticket is lost, no seat given twice, no
+answer is a 5xx, memory stays within 10% of the first minute's and the last minute's
+POST p99 within twice the first's."""
 
 import json
 import subprocess
@@ -22,6 +23,8 @@ def test_five_minutes_of_load_and_chaos_lose_nothing():
     assert done.returncode == 0, done.stderr[-3000:]
     verdict = json.loads(done.stdout.strip().splitlines()[-1])
     assert verdict["acknowledged_moves"] > 100 and len(verdict["kills"]) >= 4, verdict
+    assert verdict["socket_moves"] > 0 and verdict["tickets"] > 0, verdict
     assert verdict["lost"] == 0 and verdict["5xx"] == 0, verdict
+    assert verdict["tickets_lost"] == 0 and verdict["tickets_doubled"] == 0, verdict
     assert verdict["memory_growth"] < 0.10, verdict
     assert verdict["p99_last_ms"] <= 2 * verdict["p99_first_ms"], verdict
