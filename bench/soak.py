@@ -39,7 +39,7 @@ from pathlib import Path
 import psutil
 import redis
 import requests
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from bench.bot_fairness import start, stop
@@ -187,6 +187,16 @@ class Soak:
                                 "type": "command", "game_id": game_id, "ref": ref,
                                 "command": command, "expected_version": latest["version"],
                             }))  # fmt: skip
+            except InvalidStatus as refused:  # the upgrade refused: 503 while Redis restarts
+                status = refused.response.status_code
+                with self.lock:
+                    if status == 503:
+                        self.unavailable += 1
+                    else:
+                        self.fivexx += status >= 500
+                        print(f"socket upgrade refused: {status}", file=sys.stderr)
+                sent.clear()
+                time.sleep(1)
             except (ConnectionClosed, OSError, TimeoutError):
                 with self.lock:
                     self.connection_errors += 1
