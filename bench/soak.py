@@ -89,16 +89,21 @@ class Soak:
             print(f"5xx: {method} {path} {answer.status_code} {answer.text[:300]}", file=sys.stderr)
         return answer
 
+    def two_seats(self):
+        """A new one-round Alebrijes game of two people (the creation's answer), or None."""
+        body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
+        created = self.call("POST", "/v1/games", json={**body, "options": {"rounds": 1}})
+        return created.json() if created is not None and created.status_code == 201 else None
+
     def human_pair(self, seed):
         """Two seats of one game played by REST, game after game."""
         rng = random.Random(seed)
         while time.monotonic() < self.stop_at:
-            body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
-            created = self.call("POST", "/v1/games", json={**body, "options": {"rounds": 1}})
-            if created is None or created.status_code != 201:
+            created = self.two_seats()
+            if created is None:
                 continue
-            game_id = created.json()["id"]
-            tokens = [s["token"] for s in created.json()["seats"]]
+            game_id = created["id"]
+            tokens = [s["token"] for s in created["seats"]]
             while time.monotonic() < self.stop_at:
                 view = self.call("GET", f"/v1/games/{game_id}/view")
                 if view is None or view.status_code != 200:
@@ -125,14 +130,13 @@ class Soak:
         """Two seats of one game played over GET /v1/ws, game after game."""
         rng = random.Random(seed)
         while time.monotonic() < self.stop_at:
-            body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
-            created = self.call("POST", "/v1/games", json={**body, "options": {"rounds": 1}})
-            if created is None or created.status_code != 201:
+            created = self.two_seats()
+            if created is None:
                 continue
-            game_id = created.json()["id"]
+            game_id = created["id"]
             seats = [
                 threading.Thread(target=self.socket_seat, args=(game_id, n, s["token"], rng))
-                for n, s in enumerate(created.json()["seats"])
+                for n, s in enumerate(created["seats"])
             ]
             for seat in seats:
                 seat.start()
