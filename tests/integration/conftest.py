@@ -2,6 +2,9 @@
 
 import pytest
 
+from services.api import create_app
+from services.projector.build import projector_of
+
 
 @pytest.fixture
 def deps_redis(any_redis):
@@ -17,3 +20,17 @@ def hook_env(monkeypatch):
     monkeypatch.setenv("WEBHOOK_BACKOFF_SECONDS", "0.02")
     monkeypatch.setenv("WEBHOOK_TIMEOUT_SECONDS", "2")
     return monkeypatch
+
+
+@pytest.fixture
+def client(deps):
+    """The API in this process, over the test's deps."""
+    return create_app(deps).test_client()
+
+
+@pytest.fixture
+def projector(deps):
+    """A projector that has joined its consumer group: it reads what is appended next."""
+    p = projector_of(deps, consumer="test")
+    p.join_group()
+    return p

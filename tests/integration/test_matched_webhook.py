@@ -8,11 +8,11 @@ import pytest
 from services.api.webhook_schemas import PlayerNotification
 from services.matchmaker.matchmaker import Matchmaker
 from shared import webhooks
-from tests.integration.test_player_webhooks import bearer, client, receiver, register
+from tests.integration.test_player_webhooks import bearer, receiver, register
 from tests.integration.test_players_read_models import guest
 from tests.integration.test_webhook_delivery import deliver_all
 
-__all__ = ["client", "receiver"]  # fixtures, shared
+__all__ = ["receiver"]  # a fixture, shared
 
 
 @pytest.fixture

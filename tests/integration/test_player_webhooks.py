@@ -8,7 +8,6 @@ import time
 
 import pytest
 
-from services.api import create_app
 from services.api.webhook_schemas import PlayerNotification
 from services.projector.build import projector_of
 from shared import webhooks
@@ -25,18 +24,6 @@ from tests.webhook_receiver import Receiver
 @pytest.fixture
 def deps_redis(real_redis):
     return real_redis
-
-
-@pytest.fixture
-def client(deps):
-    return create_app(deps).test_client()
-
-
-@pytest.fixture
-def projector(deps):
-    p = projector_of(deps, consumer="test")
-    p.join_group()
-    return p
 
 
 @pytest.fixture

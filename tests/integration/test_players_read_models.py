@@ -5,7 +5,6 @@ and verifiable."""
 
 import pytest
 
-from services.api import create_app
 from services.projector.build import projector_of
 from shared import replay
 
@@ -15,18 +14,6 @@ NAME = "Qwyzzle Ana"  # found nowhere else in a deployment's data
 @pytest.fixture
 def deps_redis(real_redis):
     return real_redis
-
-
-@pytest.fixture
-def client(deps):
-    return create_app(deps).test_client()
-
-
-@pytest.fixture
-def projector(deps):
-    p = projector_of(deps, consumer="test")
-    p.join_group()
-    return p
 
 
 def bearer(token):

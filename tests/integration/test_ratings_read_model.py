@@ -5,7 +5,6 @@ streams after deleting every rating key gives the same keys back."""
 import pytest
 from openskill.models import PlackettLuce
 
-from services.api import create_app
 from services.projector.build import projector_of
 from shared.ratings.store import RatingStore, rating_of
 from tests.integration.helpers import run_until_quiet
@@ -14,18 +13,6 @@ from tests.integration.helpers import run_until_quiet
 @pytest.fixture
 def deps_redis(real_redis):
     return real_redis
-
-
-@pytest.fixture
-def client(deps):
-    return create_app(deps).test_client()
-
-
-@pytest.fixture
-def projector(deps):
-    p = projector_of(deps, consumer="test")
-    p.join_group()
-    return p
 
 
 def bearer(token):
