@@ -15,38 +15,7 @@ from marshmallow import Schema, fields, validate
 from services.api.fields import MOST_SEATS, Seed, Union
 from services.api.seat_specs import SeatSpec
 from shared import games, table
-
-
-def tag(value, description=None):
-    """A one-valued string: a union member's discriminator."""
-    metadata = {"description": description} if description else {}
-    return fields.String(required=True, validate=validate.OneOf([value]), metadata=metadata)
-
-
-def seats(**kwargs):
-    return fields.List(fields.Integer(), **kwargs)
-
-
-class Result(Schema):
-    """A finished game's result. Every game gives `winners` (several: a shared victory)
-    and `scores`; the rest is the game's own."""
-
-    winners = seats(required=True)
-    scores = fields.List(fields.Integer(), required=True)
-    reason = fields.String(
-        metadata={
-            "description": "Alakablast: gem_target, shared_victory; Abluxxen: hand_empty, "
-            "supply_empty."
-        }
-    )
-    rounds_won = fields.List(fields.Integer(), metadata={"description": "Alebrijes."})
-    round_scores = fields.List(
-        fields.List(fields.Integer()),
-        metadata={"description": "Alebrijes: minus points per round, per seat."},
-    )
-    prisons = fields.List(
-        fields.List(fields.String()), metadata={"description": "Alien: each seat's prison."}
-    )
+from shared.games.schema import Event, Result, seats, tag  # noqa: F401 (the games' own)
 
 
 class OptionsInForce(Schema):
@@ -98,11 +67,6 @@ class SeatRecord(Schema):
 
 
 # --- lifecycle events: the same in every game's log
-
-
-class Event(Schema):
-    version = fields.Integer(required=True)
-    at = fields.Integer(required=True, metadata={"description": "Append time, ms since the epoch."})
 
 
 class ForkedFrom(Schema):
@@ -335,14 +299,17 @@ class ViewBase(Summary):
 
 
 class Contract:
-    """The typed components of one game. `name` is the game's wire name."""
+    """The typed components of one game. `name` is the game's wire name; `example`
+    the command its typed commands route shows."""
 
-    def __init__(self, name, commands, state, events, options):
+    def __init__(self, name, commands, state, events, options, example):
         title = name.capitalize()
         self.name = name
         self.title = title
         self.commands = commands
+        self.state = state
         self.options = options
+        self.example = example
         self.create = type(
             f"Create{title}Game",
             (Schema,),

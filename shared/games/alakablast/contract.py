@@ -2,12 +2,9 @@
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from services.api.fields import INT64, Alternatives
-from services.api.games.common import Command, command_type
-from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions
 from shared.games import alakablast
 from shared.games.alakablast import cards
+from shared.games.schema import INT64, Alternatives, Command, Event, command_type, tag
 
 SPELL = validate.OneOf(sorted(set(alakablast.CARDS)))
 DIMENSION = validate.OneOf(list(cards.DIMENSIONS))
@@ -323,8 +320,9 @@ EVENTS = {
 }
 
 
-class AlakablastTableOptions(TableOptions):
+class AlakablastTableOptions(Schema):
     """Alakablast has no options of its own."""
 
 
-CONTRACT = Contract("alakablast", COMMANDS, AlakablastState, EVENTS, AlakablastTableOptions)
+STATE, OPTIONS = AlakablastState, AlakablastTableOptions
+EXAMPLE = {"type": "ask", "card": 2, "informant": 1}
