@@ -3,25 +3,11 @@
 Action 0 is `wait`: send nothing now (legal only out of turn, when all a seat could
 send is a reflex, Alien's claims and stacks). Every other number is one command,
 enumerated from the game's command shapes and the rules' bounds (card codes and their
-copies, seats, hand sizes) by the game's own `<package>.actions.commands()`, in its
-order (`enumeration`): the same numbers on every
+copies, seats, hand sizes) by the game's own `<package>.actions.commands()` (each
+says what it enumerates), in its order (`enumeration`): the same numbers on every
 machine and in every version until the game's commands change (a test checks that
 every command the rules make legal in many random games has a number, and that the
 number gives it back).
-
-- Alebrijes: exchange (0 to 2 cards), pass (with 0 to 2 cards to exchange), play (a
-  set of one number: cards of one colour with jokers, or jokers alone naming a colour;
-  with an Ollin card, its effect: none, others_draw, or lay_aside with the card laid
-  aside).
-- Alien: play (a CLUE card), capture (a CAPTURED card), hunt (H1 on a seat; H2 or H3
-  on a seat and an alien), take (a seat and an alien), claim (a CAPTURED card on a
-  CLUE card), end_turn, pass, stack.
-- Alakablast: ask (a card of the hand, an informant, no claim or one element or power),
-  inform (a dimension), duel (a rival and a kind, with or without a clue: a card and
-  a dimension), choose (a card of the hand).
-- Abluxxen: play (a row: copies of one number with jokers, or jokers alone), attack (a
-  seat), stop, answer (take_back, give_up, discard), keep (take or not), draw (0 to 6
-  display cards).
 
 Commands are matched by `key`: their fields, lists as sorted multisets, with the API's
 envelope (expected_version) left out.

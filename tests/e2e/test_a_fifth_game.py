@@ -9,7 +9,8 @@ project file, and yet:
   the other's hidden card before the cards are shown;
 - openapi-python-client generates a client from that document, which plays a whole game
   with Tiny's own typed operations and models;
-- /play serves its table through the plain module for a game without one.
+- /play serves its table through the plain module for a game without one;
+- the AsyncAPI document, the PettingZoo environment and the bot levels find it too.
 """
 
 import json
@@ -38,17 +39,52 @@ def python_path(tmp_path_factory):
     return installed(tmp_path_factory.mktemp("tinygame"))
 
 
+def run_with_tiny(python_path, *arguments):
+    """The output of `python *arguments` in a process that finds Tiny."""
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=ROOT, env={"PYTHONPATH": python_path, "PATH": "/usr/bin:/bin"},
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+
+
 @pytest.fixture(scope="module")
 def document(python_path, tmp_path_factory):
     """The OpenAPI document as the generator makes it in a process that finds Tiny."""
-    made = subprocess.run(
-        [sys.executable, "-m", "services.api.openapi"],
-        cwd=ROOT, env={"PYTHONPATH": python_path, "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, timeout=120, check=True,
-    )  # fmt: skip
+    made = run_with_tiny(python_path, "-m", "services.api.openapi")
     path = tmp_path_factory.mktemp("spec") / "openapi.yaml"
-    path.write_text(made.stdout)
-    return path, yaml.safe_load(made.stdout)
+    path.write_text(made)
+    return path, yaml.safe_load(made)
+
+
+# Played in a process that finds Tiny: its environment (one action per command type, as
+# it declares no action space), the bot levels that play it, and its default takeover.
+ENV_AND_BOTS = """
+import json
+from shared import bots, table
+from shared.envs import env
+from shared.envs.actions import actions
+
+game = env("tiny", players=2)
+game.reset(seed=3)
+steps, rewards = 0, {}
+for agent in game.agent_iter():
+    observation, reward, done, cut, info = game.last()
+    rewards[agent] = rewards.get(agent, 0) + reward
+    if done or cut:
+        game.step(None)
+        continue
+    game.step(int(observation["action_mask"].nonzero()[0][-1]))
+    steps += 1
+created = table.create("t1", "tiny", [{"name": "a"}, {"name": "b"}], {}, seed="s")[0]
+print(json.dumps({
+    "commands": actions("tiny").commands,
+    "steps": steps,
+    "rewards": sorted(rewards.values()),
+    "levels": list(bots.registry.names("tiny")),
+    "takeover": created["takeover_bot"],
+}))
+"""
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +133,12 @@ def play(stack, seen):
     view state and event that seat (None: a spectator) was sent while the game ran."""
     created = stack.create(SEATS, game="tiny", seed=4)
     game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
+    version = created["version"]
     for _ in range(10):
-        views = [_get(stack, f"/v1/tiny/{game_id}/view", token) for token in tokens]
+        # Each seat's view once it is at the last move's version (the read side follows).
+        path = f"/v1/tiny/{game_id}/view?after={version - 1}&wait=10"
+        views = [_get(stack, path, token) for token in tokens]
+        assert [view["version"] for view in views] == [version] * 2
         if views[0]["status"] == "finished":
             return game_id, views
         for seat, token in [(0, tokens[0]), (1, tokens[1]), (None, None)]:
@@ -110,6 +150,7 @@ def play(stack, seen):
         command = views[seat]["legal"][1]  # swap: the hidden card changes hands
         answer = stack.call("POST", f"/v1/tiny/{game_id}/commands", tokens[seat], json=command)
         assert answer.status_code == 200, answer.text
+        version = answer.json()["version"]
         if answer.json()["view"]["status"] != "finished":
             seen[seat].append(("view", answer.json()["view"]["state"]))
     raise AssertionError("tiny did not finish")
@@ -183,16 +224,33 @@ def test_the_generated_python_client_plays_a_whole_game(stack, document, tmp_pat
     )
     created = create_game.sync(client=anonymous, body=body)
     seats = [package.AuthenticatedClient(base_url=stack.base, token=s.token) for s in created.seats]
+    version = created.version
     for _ in range(4):
-        view = get_tiny_view.sync(client=anonymous, game_id=created.id)
-        assert type(view).__name__ == "TinyView"
+        at = {"game_id": created.id, "after": version - 1, "wait": 10}
+        view = get_tiny_view.sync(client=anonymous, **at)
+        assert type(view).__name__ == "TinyView" and view.version == version
         if view.status.value == "finished":
             break
         (seat,) = view.to_act
-        mine = get_tiny_view.sync(client=seats[seat], game_id=created.id)
+        mine = get_tiny_view.sync(client=seats[seat], **at)
         assert type(mine.state).__name__ == "TinyState" and mine.state.hand in "12345"
         command = next(c for c in mine.legal if isinstance(c, TinySwap))
         moved = send_tiny_command.sync(client=seats[seat], game_id=created.id, body=command)
         assert type(moved).__name__ == "TinyMoved", moved
+        version = moved.version
     assert view.status.value == "finished" and len(view.result.scores) == 2
     assert sorted(view.state.hands) != [] and view.result.winners[0] in (0, 1)
+
+
+def test_the_asyncapi_document_lists_its_events(python_path):
+    made = yaml.safe_load(run_with_tiny(python_path, "-m", "services.api.asyncapi"))
+    assert "TinyEvent" in made["components"]["schemas"]
+    assert "#/components/schemas/TinyEvent" in json.dumps(made["components"]["messages"])
+
+
+def test_its_environment_and_bots_come_from_its_package_or_the_fallbacks(python_path):
+    found = json.loads(run_with_tiny(python_path, "-c", ENV_AND_BOTS))
+    assert found["commands"] == [None, {"type": "keep"}, {"type": "swap"}]
+    assert found["steps"] == 2 and found["rewards"] == [0, 1]
+    assert found["levels"] == ["random"]  # no heuristic of its own: greedy does not play it
+    assert found["takeover"] == "random"

@@ -82,3 +82,27 @@ def test_options_and_decks_are_checked():
         tiny.configure(2, {"rounds": 2})
     with pytest.raises(RuleError, match="cards 1 to 5"):
         tiny.check_deck(["1", "1", "2", "3", "4"])
+
+
+@pytest.mark.parametrize(
+    "moves", [("keep", "keep"), ("keep", "swap"), ("swap", "keep"), ("swap", "swap")]
+)
+def test_the_contract_declares_every_view_command_and_event_the_rules_make(moves):
+    from tests.games.tiny import contract
+
+    state = tiny.initial({"players": 2, "seed": "c", "options": {}})
+    events = tiny.decide(state, None, {"type": "start"})
+    for event in events:
+        state = tiny.evolve(state, event)
+    for seat, kind in enumerate(moves):
+        for who in (0, 1, None):
+            assert contract.STATE().validate(tiny.view(state, who)) == {}
+            for command in tiny.legal(state, who):
+                assert contract.COMMANDS[command["type"]]().load(command) == command
+        state, made = play(state, seat, {"type": kind})
+        events += made
+    assert contract.STATE().validate(tiny.view(state, None)) == {}
+    for event in events:
+        for who in (0, 1, None):
+            seen = {**tiny.redact(event, who), "version": 1, "at": 0}
+            assert contract.EVENTS[event["type"]]().validate(seen) == {}, seen

@@ -1,5 +1,7 @@
-"""Abluxxen's action space for the environments (shared/envs/actions.py): every command
-it can have, enumerated from its command shapes and the rules' bounds."""
+"""Abluxxen's action space for the environments (shared/envs/actions.py): every command it
+can have, enumerated from its command shapes and the rules' bounds: play (a row: copies
+of one number with jokers, or jokers alone), attack (a seat), stop, answer (take_back,
+give_up, discard), keep (take or not), draw (0 to 6 display cards)."""
 
 from collections import Counter
 from itertools import product

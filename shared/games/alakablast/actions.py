@@ -1,5 +1,8 @@
 """Alakablast's action space for the environments (shared/envs/actions.py): every command
-it can have, enumerated from its command shapes and the rules' bounds."""
+it can have, enumerated from its command shapes and the rules' bounds: ask (a card of
+the hand, an informant, no claim or one element or power), inform (a dimension), duel (a
+rival and a kind, with or without a clue: a card and a dimension), choose (a card of the
+hand)."""
 
 from itertools import product
 

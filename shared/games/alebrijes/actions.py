@@ -1,5 +1,8 @@
-"""Alebrijes's action space for the environments (shared/envs/actions.py): every command
-it can have, enumerated from its command shapes and the rules' bounds."""
+"""Alebrijes's action space for the environments (shared/envs/actions.py): every command it
+can have, enumerated from its command shapes and the rules' bounds: exchange (0 to 2
+cards), pass (with 0 to 2 cards to exchange), play (a set of one number: cards of one
+colour with jokers, or jokers alone naming a colour; with an Ollin card, its effect:
+none, others_draw, or lay_aside with the card laid aside)."""
 
 from collections import Counter
 from itertools import product

@@ -1,5 +1,7 @@
-"""Alien's action space for the environments (shared/envs/actions.py): every command
-it can have, enumerated from its command shapes and the rules' bounds."""
+"""Alien's action space for the environments (shared/envs/actions.py): every command it can
+have, enumerated from its command shapes and the rules' bounds: play (a CLUE card),
+capture (a CAPTURED card), hunt (H1 on a seat; H2 or H3 on a seat and an alien), take (a
+seat and an alien), claim (a CAPTURED card on a CLUE card), end_turn, pass, stack."""
 
 from itertools import product
 
