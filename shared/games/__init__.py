@@ -45,13 +45,17 @@ def packages():
             )
         order = [*FIRST, *sorted(set(found) - set(FIRST))]
         _packages = {name: found[name] for name in order}
+        # From now on NAMES is a plain attribute (no __getattr__ call per read).
+        globals()["NAMES"] = tuple(_packages)
     return _packages
 
 
 def __getattr__(name):
-    # NAMES reads the registry when first asked, not when this module is imported.
+    # NAMES (the wire names, in listing order) reads the registry when first asked, not
+    # when this module is imported.
     if name == "NAMES":
-        return tuple(packages())
+        packages()
+        return globals()["NAMES"]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -1,0 +1,54 @@
+"""The games' registry (shared/games/__init__.py): entry points in `tablestream.games`,
+read on first use, the built-in four first, a missing built-in said loudly, and a game's
+optional parts found in its own package."""
+
+from importlib import metadata
+
+import pytest
+
+from shared import games
+
+
+class Point:
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+
+@pytest.fixture
+def fresh(monkeypatch):
+    """The registry as if never read, with the entry points a test gives it; restored after."""
+    assert games.NAMES  # read once for real, so that there is a NAMES to restore
+    monkeypatch.setattr(games, "_packages", None)
+    monkeypatch.delattr(games, "NAMES")  # read again through __getattr__
+
+    def given(points):
+        monkeypatch.setattr(
+            metadata, "entry_points", lambda group: [Point(n, v) for n, v in points]
+        )
+
+    return given
+
+
+def test_the_built_in_games_come_first_in_their_order_then_the_others_by_name(fresh):
+    built_in = [(name, f"shared.games.{name}") for name in sorted(games.FIRST)]
+    fresh([("zeta", "z.game"), ("beta", "b.game"), *built_in])
+    assert games.NAMES == (*games.FIRST, "beta", "zeta")
+    assert games.packages()["zeta"] == "z.game"
+
+
+def test_an_install_without_the_games_entry_points_is_refused_loudly(fresh):
+    fresh([])
+    with pytest.raises(RuntimeError, match="reinstall tablestream"):
+        games.NAMES  # noqa: B018
+
+
+def test_a_game_not_registered_is_an_unknown_game():
+    with pytest.raises(games.RuleError) as refused:
+        games.get("chess")
+    assert refused.value.code == "unknown_game" and "alebrijes" in refused.value.message
+
+
+def test_a_games_parts_are_found_in_its_own_package():
+    assert games.part("alien", "contract").__name__ == "shared.games.alien.contract"
+    assert games.part("alien", "actions").__name__ == "shared.games.alien.actions"
+    assert games.part("alien", "bot") is None  # its bot lives in shared/bots/games/alien
