@@ -18,20 +18,45 @@ from shared import games, table
 from shared.games.schema import Event, Result, seats, tag  # noqa: F401 (the games' own)
 
 
-class OptionsInForce(Schema):
-    """A game's options as configured (each game has some of these)."""
+def _in_force(field):
+    """An option's field as a table's options in force show it: its JSON type only (the
+    checks of a new table's body do not apply to what the table holds)."""
+    for kind in (fields.Boolean, fields.Integer, fields.Float, fields.String):
+        if isinstance(field, kind):
+            return kind
+    raise TypeError(f"an option of type {type(field).__name__} is not supported")
 
-    rounds = fields.Integer(metadata={"description": "Alebrijes."})
-    one_turn = fields.Boolean(metadata={"description": "Alebrijes."})
-    stack_seconds = fields.Float(metadata={"description": "Alien."})
-    no_math = fields.Boolean(metadata={"description": "Alien."})
-    published = fields.Boolean(metadata={"description": "Abluxxen."})
-    turn_seconds = fields.Integer(allow_none=True)
-    zombie_after = fields.Integer()
-    takeover_bot = fields.String(
-        validate=validate.OneOf(table.BOTS),
-        metadata={"description": "The bot level that plays a timed-out or resigned seat."},
-    )
+
+def _games_options():
+    """{option: field} of every registered game's own options (its contract's OPTIONS),
+    each described by the games that have it ("Alebrijes.")."""
+    owners = {}
+    for name in games.NAMES:
+        for option, field in games.part(name, "contract").OPTIONS().fields.items():
+            if option != "variant":  # switched on by name: in force as the option itself
+                owners.setdefault(option, (_in_force(field), []))[1].append(name.capitalize())
+    return {
+        option: kind(metadata={"description": f"{', '.join(titles)}."})
+        for option, (kind, titles) in owners.items()
+    }
+
+
+# A game's options as configured: those of each game (each has some of these, derived
+# from the games' contracts), then every game's.
+OptionsInForce = type(
+    "OptionsInForce",
+    (Schema,),
+    {
+        "__doc__": "A game's options as configured (each game has some of these).",
+        **_games_options(),
+        "turn_seconds": fields.Integer(allow_none=True),
+        "zombie_after": fields.Integer(),
+        "takeover_bot": fields.String(
+            validate=validate.OneOf(table.BOTS),
+            metadata={"description": "The bot level that plays a timed-out or resigned seat."},
+        ),
+    },
+)
 
 
 class SeatRecord(Schema):
