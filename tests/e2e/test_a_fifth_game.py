@@ -117,21 +117,42 @@ def test_the_document_has_the_games_routes_and_the_four_games_unchanged(document
     for union, member in unions.items():
         mapping = schemas[union]["discriminator"]["mapping"]
         assert mapping["tiny"] == f"#/components/schemas/{member}", union
-    grew = {"View", "Moved", "EventPage", "CreateGame", "Replay", "Summary"}
+    # A table's options in force gain Tiny's own, from its contract.
+    assert schemas["OptionsInForce"]["properties"]["low_wins"] == {
+        "type": "boolean",
+        "description": "Tiny.",
+    }
+    # Nothing of the four games' changed: the components that list the games or their
+    # options gained Tiny, and every other is exactly as committed.
+    changed = []
     for name, schema in committed["components"]["schemas"].items():
-        if name not in grew and not _names_the_games(schema):
-            assert schemas[name] == schema, name
+        assert only_added(schema, schemas[name]), name
+        if schemas[name] != schema:
+            changed.append(name)
+    assert set(changed) == {
+        # the unions of every game's answers and bodies, with a member for Tiny
+        *("View", "Moved", "EventPage", "CreateGame", "Replay", "Imported"),
+        # the enums of game names, and of options, with Tiny's
+        *("Summary", "Rating", "NewTicket", "OptionsInForce", "TicketOptions"),
+    }
 
 
-def _names_the_games(schema):
-    """Whether a component lists the games (an enum of their names)."""
-    return '"abluxxen"' in json.dumps(schema)
+def only_added(old, new):
+    """Whether `new` is `old` with things added only: keys, and items of lists (enums,
+    the members of a union)."""
+    if isinstance(old, dict):
+        return isinstance(new, dict) and all(
+            key in new and only_added(value, new[key]) for key, value in old.items()
+        )
+    if isinstance(old, list):
+        return isinstance(new, list) and all(item in new for item in old)
+    return old == new
 
 
 def play(stack, seen):
     """A whole game over HTTP through Tiny's typed routes; `seen[seat]` collects every
     view state and event that seat (None: a spectator) was sent while the game ran."""
-    created = stack.create(SEATS, game="tiny", seed=4)
+    created = stack.create(SEATS, game="tiny", seed=4, variant="low_wins")
     game_id, tokens = created["id"], [seat["token"] for seat in created["seats"]]
     version = created["version"]
     for _ in range(10):
@@ -139,6 +160,7 @@ def play(stack, seen):
         path = f"/v1/tiny/{game_id}/view?after={version - 1}&wait=10"
         views = [_get(stack, path, token) for token in tokens]
         assert [view["version"] for view in views] == [version] * 2
+        assert views[0]["options"]["low_wins"] is True  # the variant, switched on
         if views[0]["status"] == "finished":
             return game_id, views
         for seat, token in [(0, tokens[0]), (1, tokens[1]), (None, None)]:
@@ -166,7 +188,7 @@ def test_a_whole_game_over_http_never_shows_a_seat_the_others_card(stack):
     seen = {0: [], 1: [], None: []}
     game_id, final = play(stack, seen)
     shown = final[0]["state"]["hands"]
-    assert final[0]["result"]["winners"] == [max((0, 1), key=lambda s: int(shown[s]))]
+    assert final[0]["result"]["winners"] == [min((0, 1), key=lambda s: int(shown[s]))]
     dealt = [event for kind, event in seen[None] if event["type"] == "dealt"]
     assert dealt and all(e["hands"] == [None, None] and e["pile"] is None for e in dealt)
     log, _ = stack.events(game_id)  # once over, the log is public
@@ -220,7 +242,7 @@ def test_the_generated_python_client_plays_a_whole_game(stack, document, tmp_pat
     body = CreateTinyGame(
         game=CreateTinyGameGame("tiny"),
         seats=[HumanSeat(kind=HumanSeatKind.HUMAN, name=n) for n in ("Ana", "Bo")],
-        options=TinyTableOptions.from_dict({"seed": 9}),
+        options=TinyTableOptions.from_dict({"seed": 9, "low_wins": True}),
     )
     created = create_game.sync(client=anonymous, body=body)
     seats = [package.AuthenticatedClient(base_url=stack.base, token=s.token) for s in created.seats]
@@ -229,6 +251,7 @@ def test_the_generated_python_client_plays_a_whole_game(stack, document, tmp_pat
         at = {"game_id": created.id, "after": version - 1, "wait": 10}
         view = get_tiny_view.sync(client=anonymous, **at)
         assert type(view).__name__ == "TinyView" and view.version == version
+        assert view.options.low_wins is True  # an attribute of the derived OptionsInForce
         if view.status.value == "finished":
             break
         (seat,) = view.to_act

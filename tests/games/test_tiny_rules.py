@@ -7,8 +7,8 @@ from shared.games.base import RuleError
 from tests.games import tiny
 
 
-def dealt(deck=("2", "5", "1", "3", "4")):
-    state = tiny.initial({"players": 2, "seed": "7", "deck": list(deck), "options": {}})
+def dealt(deck=("2", "5", "1", "3", "4"), **options):
+    state = tiny.initial({"players": 2, "seed": "7", "deck": list(deck), "options": options})
     for event in tiny.decide(state, None, {"type": "start"}):
         state = tiny.evolve(state, event)
     return state
@@ -42,6 +42,12 @@ def test_a_swap_discards_face_up_and_draws_the_top_card_then_the_higher_card_win
     assert events[-1] == {"type": "shown", "hands": ["1", "5"], "winner": 1}
     assert tiny.result(state) == {"winners": [1], "scores": [1, 5]}
     assert tiny.to_act(state) == [] and state["phase"] == "over"
+
+
+def test_with_low_wins_the_lower_card_wins():
+    state, _ = play(dealt(low_wins=True), 0, {"type": "keep"})
+    state, events = play(state, 1, {"type": "keep"})
+    assert events[-1]["winner"] == 0 and tiny.result(state)["winners"] == [0]
 
 
 def test_a_seat_sees_its_own_card_only_until_the_cards_are_shown():
@@ -78,8 +84,10 @@ def test_refusals_have_stable_codes(seat, command, code):
 def test_options_and_decks_are_checked():
     with pytest.raises(RuleError, match="2 to 2 players"):
         tiny.configure(3, {})
-    with pytest.raises(RuleError, match="takes none"):
+    with pytest.raises(RuleError, match="the options are low_wins"):
         tiny.configure(2, {"rounds": 2})
+    with pytest.raises(RuleError, match="true or false"):
+        tiny.configure(2, {"low_wins": "yes"})
     with pytest.raises(RuleError, match="cards 1 to 5"):
         tiny.check_deck(["1", "1", "2", "3", "4"])
 

@@ -4,7 +4,8 @@ the tests (tests/games/registry.py) to prove what a game outside the project tou
 Two players, five cards 1..5. Each seat is dealt one card, face down; the other three
 are the pile. Seat 0 then seat 1 either keeps its card or swaps it: the card is
 discarded face up and the top of the pile drawn, face down. Then both cards are shown
-and the higher wins. Fulfils the contract of shared/games/base.py, purely.
+and the higher wins (the lower, with the option `low_wins`). Fulfils the contract of
+shared/games/base.py, purely.
 """
 
 import random
@@ -14,16 +15,19 @@ from shared.games.base import RuleError
 
 NAME = "tiny"
 PLAYERS = range(2, 3)
-OPTIONS = {}
+OPTIONS = {"low_wins": False}
 CARDS = ["1", "2", "3", "4", "5"]
 COMMANDS = ("keep", "swap")
 TABLE_COMMANDS = ("start",)
 
 
 def configure(players, options):
-    """The options completed (Tiny has none); bad_options for anything else."""
+    """The options completed with their defaults; bad_options for anything else."""
     common.check_players(players, PLAYERS, "tiny")
-    return common.check_options(options, OPTIONS)
+    options = common.check_options(options, OPTIONS)
+    if not isinstance(options["low_wins"], bool):
+        raise RuleError("bad_options", "low_wins is true or false")
+    return options
 
 
 def check_deck(deck):
@@ -76,12 +80,14 @@ def decide(state, seat, command):
         hands = list(state["hands"])
         if kind == "swap":
             hands[seat] = events[0]["card"]
-        events.append({"type": "shown", "hands": hands, "winner": _winner(hands)})
+        winner = _winner(hands, state["options"]["low_wins"])
+        events.append({"type": "shown", "hands": hands, "winner": winner})
     return events
 
 
-def _winner(hands):
-    return max(range(len(hands)), key=lambda seat: int(hands[seat]))
+def _winner(hands, low_wins):
+    pick = min if low_wins else max
+    return pick(range(len(hands)), key=lambda seat: int(hands[seat]))
 
 
 def evolve(state, event):

@@ -3,7 +3,8 @@ written with shared/games/schema.py as every game's is."""
 
 from marshmallow import Schema, fields, validate
 
-from shared.games.schema import Command, Event, Result, command_type, tag
+from shared.games.schema import Command, Event, Flag, Result, command_type, tag, variant
+from tests.games.tiny import OPTIONS
 
 CARD = fields.String(validate=validate.OneOf(["1", "2", "3", "4", "5"]))
 
@@ -68,7 +69,8 @@ EVENTS = {"dealt": TinyDealt, "kept": TinyKept, "swapped": TinySwapped, "shown":
 
 
 class TinyTableOptions(Schema):
-    """Tiny has no options of its own."""
+    variant = variant(OPTIONS)
+    low_wins = Flag(metadata={"description": "The lower card wins."})
 
 
 STATE, OPTIONS = TinyState, TinyTableOptions
