@@ -52,3 +52,27 @@ def test_a_games_parts_are_found_in_its_own_package():
     assert games.part("alien", "contract").__name__ == "shared.games.alien.contract"
     assert games.part("alien", "actions").__name__ == "shared.games.alien.actions"
     assert games.part("alien", "bot") is None  # its bot lives in shared/bots/games/alien
+
+
+def test_the_games_import_only_the_standard_library_marshmallow_and_each_other():
+    """Rules are pure; a contract beside them adds marshmallow, a plain library (no I/O,
+    no Flask, Redis, clock or randomness of its own)."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    allowed = {*sys.stdlib_module_names, "marshmallow", "shared"}
+    found = set()
+    for path in Path(games.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top not in allowed or (top == "shared" and not name.startswith("shared.games")):
+                    found.add(f"{path.name}: {name}")
+    assert found == set()
