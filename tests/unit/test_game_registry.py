@@ -19,14 +19,16 @@ def fresh(monkeypatch):
     """The registry as if never read, with the entry points a test gives it; restored after."""
     assert games.NAMES  # read once for real, so that there is a NAMES to restore
     monkeypatch.setattr(games, "_packages", None)
-    monkeypatch.delattr(games, "NAMES")  # read again through __getattr__
+    monkeypatch.delattr(games, "NAMES")  # read again through __getattr__, as at first
+    games.__getattr__ = games._first_read  # gone again once the registry is read
 
     def given(points):
         monkeypatch.setattr(
             metadata, "entry_points", lambda group: [Point(n, v) for n, v in points]
         )
 
-    return given
+    yield given
+    vars(games).pop("__getattr__", None)  # as after the real first read
 
 
 def test_the_built_in_games_come_first_in_their_order_then_the_others_by_name(fresh):
@@ -40,6 +42,12 @@ def test_an_install_without_the_games_entry_points_is_refused_loudly(fresh):
     fresh([])
     with pytest.raises(RuntimeError, match="reinstall tablestream"):
         games.NAMES  # noqa: B018
+
+
+def test_once_read_names_is_a_plain_attribute(fresh):
+    fresh([(name, f"shared.games.{name}") for name in games.FIRST])
+    assert games.get("alien").NAME == "alien"  # reads the registry
+    assert "NAMES" in vars(games) and "__getattr__" not in vars(games)
 
 
 def test_a_game_not_registered_is_an_unknown_game():
