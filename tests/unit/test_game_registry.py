@@ -19,6 +19,7 @@ def fresh(monkeypatch):
     """The registry as if never read, with the entry points a test gives it; restored after."""
     assert games.NAMES  # read once for real, so that there is a NAMES to restore
     monkeypatch.setattr(games, "_packages", None)
+    monkeypatch.setattr(games, "_MODULES", {})
     monkeypatch.delattr(games, "NAMES")  # read again through __getattr__, as at first
     games.__getattr__ = games._first_read  # gone again once the registry is read
 

@@ -13,6 +13,7 @@ Alebrijes and `pass` in Alien stay apart.
 from marshmallow import Schema, fields, validate
 
 from services.api.fields import MOST_SEATS, Seed, Union
+from services.api.games.options import TableOptions
 from services.api.seat_specs import SeatSpec
 from shared import games, table
 from shared.games.schema import Event, Result, seats, tag  # noqa: F401 (the games' own)
@@ -33,7 +34,9 @@ def _games_options():
     owners = {}
     for name in games.NAMES:
         for option, field in games.part(name, "contract").OPTIONS().fields.items():
-            if option != "variant":  # switched on by name: in force as the option itself
+            # Not `variant` (in force as the option it switches on), nor what a game
+            # restates of every game's options (its `deck`, say).
+            if option != "variant" and option not in TableOptions().fields:
                 owners.setdefault(option, (_in_force(field), []))[1].append(name.capitalize())
     return {
         option: kind(metadata={"description": f"{', '.join(titles)}."})
