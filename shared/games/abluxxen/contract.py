@@ -1,4 +1,6 @@
-"""Abluxxen: command and view-state schemas. Rules: docs/rules/abluxxen.md."""
+"""Abluxxen's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/abluxxen.md."""
 
 from marshmallow import Schema, fields, validate
 

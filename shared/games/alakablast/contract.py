@@ -1,4 +1,6 @@
-"""Alakablast: command and view-state schemas. Rules: docs/rules/alakablast.md."""
+"""Alakablast's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/alakablast.md."""
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 

@@ -1,4 +1,6 @@
-"""Alebrijes: command and view-state schemas. Rules: docs/rules/alebrijes.md."""
+"""Alebrijes's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/alebrijes.md."""
 
 from marshmallow import Schema, fields, validate
 

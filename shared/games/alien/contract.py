@@ -1,4 +1,6 @@
-"""Alien: command and view-state schemas. Rules: docs/rules/alien.md."""
+"""Alien's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/alien.md."""
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
