@@ -10,6 +10,7 @@ on the first decision that needs it; `greedy` and `ismcts` play the games that h
 `random` every game.
 """
 
+import functools
 from importlib import import_module
 from importlib.util import find_spec
 
@@ -18,6 +19,7 @@ from shared.bots import ismcts, random_bot
 from shared.bots.registry import Level
 
 
+@functools.cache  # asked at every decision; a search of the path is not free
 def _bot_module_name(game):
     """The dotted name of the game's bot module, or None when it has none."""
     own = f"{rules.packages()[game]}.bot"
