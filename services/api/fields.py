@@ -15,6 +15,9 @@ count.
 import re
 import unicodedata
 
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import resolve_schema_cls
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import ValidationError, fields, validate
 
 _DIGITS = re.compile(r"[0-9]+")
@@ -101,6 +104,8 @@ def _nullable(field, alternatives):
 
 
 INT64_RANGE = (-(2**63), 2**63 - 1)
+# A version is a Redis stream id's first part; past this no stream can reach.
+MAX_VERSION = 2**63 - 1
 
 
 class Seed(fields.Raw):
@@ -123,7 +128,8 @@ def seed2properties(self, field, **kwargs):
     """Inline, not a component: openapi-generator's Java makes a `$ref` beside null a
     non-nullable class, which then refuses a running game's null seed."""
     if isinstance(field, Seed):
-        return _nullable(field, [INT64, {"type": "string", "minLength": 1, "maxLength": 128}])
+        text = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": PRINTABLE}
+        return _nullable(field, [INT64, text])
     return {}
 
 
@@ -161,6 +167,10 @@ class Seconds(fields.Float):
 # Control characters (NUL, newlines, escapes...) and lone surrogates: no name shows
 # them, and a lone surrogate cannot even be written as UTF-8.
 _UNPRINTABLE = ("Cc", "Cs")
+# The same as the document says it: no control character (category Cc: C0, DEL, C1).
+# Lone surrogates need no pattern: no body holding one is read (body.py: not JSON).
+# ASCII `\x` escapes only, which every regex dialect a generator uses reads alike.
+PRINTABLE = r"^[^\x00-\x1F\x7F-\x9F]*$"
 
 
 def check_printable(text):
@@ -169,7 +179,10 @@ def check_printable(text):
 
 
 class Text(fields.String):
-    """A string people read, such as a player's name: no control characters."""
+    """A string people read, such as a player's name: no control characters. The
+    document says so with `pattern` (text2properties)."""
+
+    pattern = PRINTABLE
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -196,6 +209,11 @@ def int642properties(self, field, **kwargs):
     return {"format": "int64"}
 
 
+def text2properties(self, field, **kwargs):
+    """apispec attribute function: a Text's `pattern`, the characters it refuses."""
+    return {"pattern": field.pattern} if isinstance(field, Text) else {}
+
+
 def nullable_enum2properties(self, field, ret, **kwargs):
     """apispec attribute function: a nullable choice is one of an enum of strings or
     JSON null, not a `[string, null]` type whose enum holds null, which generators
@@ -220,4 +238,23 @@ ATTRIBUTE_FUNCTIONS = (
     seed2properties,
     int642properties,
     nullable_enum2properties,
+    text2properties,
 )
+
+
+class Converter(OpenAPIConverter):
+    """apispec's converter, plus the keywords a schema's `Meta.json_schema` holds: what
+    ties its fields together (`dependentRequired`, `if`/`then`, `maxProperties`), which
+    no field can say alone. Whatever a schema says there, its own validation (a
+    `validates_schema`, or the rules') refuses too; tests/api/test_schema_refusals.py
+    holds them to each other."""
+
+    def schema2jsonschema(self, schema):
+        jsonschema = super().schema2jsonschema(schema)
+        meta = getattr(resolve_schema_cls(schema), "Meta", None)
+        jsonschema.update(getattr(meta, "json_schema", {}))
+        return jsonschema
+
+
+class Plugin(MarshmallowPlugin):
+    Converter = Converter

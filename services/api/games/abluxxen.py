@@ -5,15 +5,16 @@ from marshmallow import Schema, fields, validate
 from services.api.fields import Flag
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions, variant
+from services.api.games.options import TableOptions, deck, variant
 from shared.games import abluxxen
 from shared.games.abluxxen.commands import CHOICES
 from shared.games.abluxxen.facts import OPTIONS as RULES_OPTIONS
 
 # A pattern, not an enum: openapi-generator's Python models cannot check an enum inside
 # a list of lists (hands), and every code matching it is a card.
+CARD_PATTERN = r"^(?:[1-9]|1[0-3]|X)$"
 CARD = fields.String(
-    validate=validate.Regexp(r"^(?:[1-9]|1[0-3]|X)$", error="not an Abluxxen card code"),
+    validate=validate.Regexp(CARD_PATTERN, error="not an Abluxxen card code"),
     metadata={"description": "A value 1..13, or X for a joker."},
 )
 CARDS = fields.List(CARD, required=True)
@@ -22,11 +23,15 @@ SEAT = validate.Range(min=0, max=abluxxen.PLAYERS.stop - 2)
 
 class AbluxxenPlay(Command):
     type = command_type("play")
+    # An empty row is the rules' refusal (illegal_move): the document says it, minItems.
     cards = fields.List(
         CARD,
         required=True,
         validate=validate.Length(max=len(abluxxen.CARDS)),
-        metadata={"description": "A row from your hand: cards of one number, jokers (X) too."},
+        metadata={
+            "description": "A row from your hand: cards of one number, jokers (X) too.",
+            "minItems": 1,
+        },
     )
 
 
@@ -281,6 +286,7 @@ EVENTS = {
 
 class AbluxxenTableOptions(TableOptions):
     variant = variant(RULES_OPTIONS)
+    deck = deck(abluxxen.CARDS, {"pattern": CARD_PATTERN})
     published = Flag(metadata={"description": "Play the published rules, not the rulebook's."})
 
 

@@ -5,11 +5,12 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from services.api.fields import INT64, Alternatives
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions
+from services.api.games.options import TableOptions, deck
 from shared.games import alakablast
 from shared.games.alakablast import cards
 
 SPELL = validate.OneOf(sorted(set(alakablast.CARDS)))
+CARD_PATTERN = r"^(?:[WFP][1-6]|L0|S7)$"  # the codes of SPELL (a test checks)
 DIMENSION = validate.OneOf(list(cards.DIMENSIONS))
 KIND = validate.OneOf(list(cards.DUEL_KINDS))
 POSITION = validate.Range(min=0)
@@ -18,10 +19,20 @@ SEAT = validate.Range(min=0, max=alakablast.PLAYERS.stop - 2)
 
 class AlakablastClaim(Schema):
     """What the asker believes of the card: exactly one of `element` and `power`.
-    Only W, F, P and 1..6 can be right; L, S, 0 and 7 are refused as illegal moves."""
+    Only W, F, P and 1..6 can be right; L, S, 0 and 7 are refused as illegal moves
+    (so the document, which says what is accepted, names only those)."""
 
-    element = fields.String(validate=validate.OneOf(list(cards.ELEMENTS)))
-    power = fields.Integer(strict=True, validate=validate.Range(min=0, max=7))
+    element = fields.String(
+        validate=validate.OneOf(list(cards.ELEMENTS)), metadata={"enum": ["W", "F", "P"]}
+    )
+    power = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=7),
+        metadata={"minimum": 1, "maximum": 6},
+    )
+
+    class Meta:
+        json_schema = {"minProperties": 1, "maxProperties": 1}
 
     @validates_schema
     def exactly_one(self, data, **kwargs):
@@ -65,6 +76,9 @@ class AlakablastDuel(Command):
         },
     )
     dimension = fields.String(validate=DIMENSION)
+
+    class Meta:
+        json_schema = {"dependentRequired": {"card": ["dimension"], "dimension": ["card"]}}
 
     @validates_schema
     def clue_is_whole(self, data, **kwargs):
@@ -325,6 +339,8 @@ EVENTS = {
 
 class AlakablastTableOptions(TableOptions):
     """Alakablast has no options of its own."""
+
+    deck = deck(alakablast.CARDS, {"pattern": CARD_PATTERN})
 
 
 CONTRACT = Contract("alakablast", COMMANDS, AlakablastState, EVENTS, AlakablastTableOptions)

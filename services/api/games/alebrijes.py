@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate
 from services.api.fields import Count, Flag
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, Result, tag
-from services.api.games.options import TableOptions, variant
+from services.api.games.options import TableOptions, deck, variant
+from shared.games.alebrijes.cards import CARDS as RULES_CARDS
 from shared.games.alebrijes.options import OPTIONS as RULES_OPTIONS
 
 # A pattern, not an enum: generators turn enum values into names, and `B1` and `B1*`
@@ -194,6 +195,7 @@ EVENTS = {
 
 class AlebrijesTableOptions(TableOptions):
     variant = variant(RULES_OPTIONS)
+    deck = deck(RULES_CARDS, {"pattern": CARD_PATTERN})
     rounds = Count(
         validate=validate.Range(min=1, max=20),
         metadata={"description": "Rounds to play (default 3)."},

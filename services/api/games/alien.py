@@ -5,7 +5,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from services.api.fields import INT64, Alternatives, Flag, Seconds
 from services.api.games.common import Command, command_type
 from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions, variant
+from services.api.games.options import TableOptions, deck, variant
 from shared.games import alien
 from shared.games.alien import facts
 from shared.games.alien.facts import OPTIONS as RULES_OPTIONS
@@ -51,6 +51,13 @@ class AlienHunt(Command):
             "description": "H2 and H3 only (required there): an alien in the target's prison."
         },
     )
+
+    class Meta:
+        json_schema = {
+            "if": {"properties": {"card": {"const": "H1"}}},
+            "then": {"not": {"required": ["alien"]}},
+            "else": {"required": ["alien"]},
+        }
 
     @validates_schema
     def alien_only_for_h2_and_h3(self, data, **kwargs):
@@ -164,6 +171,9 @@ class AlienState(Schema):
 # --- events (docs/rules/alien.md): a hidden list of cards is its count, a hidden card null
 
 CARD_CODES = sorted(set(alien.CARDS))
+# Every code above and no other (a test checks), as a pattern: a string, not an enum, in
+# a generated client's deck.
+CARD_PATTERN = r"^(?:A[0-9]|C(?:0[1-9]|1[2-9]|2[3-9]|3[4-9]|4[5-9]|5[6-9]|6[7-9]|7[89]|89)|H[1-3])$"
 CARDS_OR_COUNT = Alternatives(
     {"type": "array", "items": {"type": "string", "enum": CARD_CODES}},
     {**INT64, "description": "How many: the cards are hidden from you."},
@@ -311,6 +321,7 @@ EVENTS = {
 
 class AlienTableOptions(TableOptions):
     variant = variant(RULES_OPTIONS)
+    deck = deck(alien.CARDS, {"pattern": CARD_PATTERN})
     stack_seconds = Seconds(
         validate=validate.Range(min=1, max=60),
         metadata={

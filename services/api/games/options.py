@@ -23,6 +23,25 @@ def variant(game_options):
     )
 
 
+DECK_DOC = (
+    "A complete ordering of the game's cards, in the order the rulebook deals (see the "
+    "game's rules page). Marks the game custom_deck and dealt_by_creator."
+)
+
+
+def deck(cards, code):
+    """A game's `deck` option: `cards` (the game's, each once) in some order, each a card
+    code as the JSON schema `code` says it ({"pattern": ...} or {"enum": [...]}).
+    Documented only: any other deck is the rules' refusal (bad_options), which the
+    document's count and codes say in part (not how many of each code)."""
+    return fields.List(
+        fields.String(validate=validate.Length(min=1, max=4), metadata=code),
+        allow_none=True,
+        validate=validate.Length(max=200),
+        metadata={"description": DECK_DOC, "minItems": len(cards), "maxItems": len(cards)},
+    )
+
+
 class TableOptions(Schema):
     seed = Seed(
         allow_none=True,
@@ -32,15 +51,12 @@ class TableOptions(Schema):
             "revealed when the game ends. A chosen seed marks the game dealt_by_creator."
         },
     )
+    # Each game's options name its own deck (deck()); this one is the generic check.
     deck = fields.List(
         fields.String(validate=validate.Length(min=1, max=4)),
         allow_none=True,
         validate=validate.Length(max=200),
-        metadata={
-            "description": "A complete ordering of the game's cards, in the order the "
-            "rulebook deals (see the game's rules page). Marks the game custom_deck "
-            "and dealt_by_creator."
-        },
+        metadata={"description": DECK_DOC},
     )
     turn_seconds = Count(
         allow_none=True,
