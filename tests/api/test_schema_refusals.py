@@ -216,6 +216,10 @@ def send(client, deps):
     return sender
 
 
+# Refusals of a state: the rules at this position, the table's seats, the game's versions.
+STATE_CODES = {"illegal_move", "not_your_turn", "bad_version"}
+
+
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_the_document_refuses_what_the_server_refuses(send, case):
     """Each case fails on a document that does not say it, and the server's refusal
@@ -231,10 +235,6 @@ def test_the_document_and_the_server_accept_their_neighbours(send, route, compon
     assert document_accepts(component, body)
     answer = send(route, body)
     assert answer.status_code < 400 or answer.get_json()["code"] in STATE_CODES, answer.get_json()
-
-
-# Refusals of a state: the rules at this position, the table's seats, the game's versions.
-STATE_CODES = {"illegal_move", "not_your_turn", "bad_version"}
 
 
 # --- the patterns against the checks they stand for, character by character
