@@ -120,7 +120,7 @@ def create_app(deps=None, *, spec_only=False):
         app.extensions["tablestream.watcher"] = Watcher(deps.redis, deps.keys.changes)
         inboxes = Watcher(deps.redis, deps.keys.player_channels, pattern=True)
         app.extensions["tablestream.inbox_watcher"] = inboxes
-    api = TablestreamApi(app)
+    api = TablestreamApi(app, spec_kwargs={"marshmallow_plugin": fields.Plugin()})
     for function in fields.ATTRIBUTE_FUNCTIONS:
         api.ma_plugin.converter.add_attribute_function(function)
     api.register_converter(IntegerConverter, fields.seat_parameter)

@@ -15,10 +15,20 @@ count.
 import re
 import unicodedata
 
+from apispec.ext.marshmallow import MarshmallowPlugin
+from apispec.ext.marshmallow.common import resolve_schema_cls
+from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import ValidationError, fields, validate
 
 # The fields a game's contract is written with live beside the games (shared/games/schema.py).
-from shared.games.schema import INT64, Alternatives, Count, Flag, Seconds  # noqa: F401
+from shared.games.schema import (  # noqa: F401
+    INT64,
+    MAX_VERSION,
+    Alternatives,
+    Count,
+    Flag,
+    Seconds,
+)
 
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
@@ -114,13 +124,18 @@ def seed2properties(self, field, **kwargs):
     """Inline, not a component: openapi-generator's Java makes a `$ref` beside null a
     non-nullable class, which then refuses a running game's null seed."""
     if isinstance(field, Seed):
-        return _nullable(field, [INT64, {"type": "string", "minLength": 1, "maxLength": 128}])
+        text = {"type": "string", "minLength": 1, "maxLength": 128, "pattern": PRINTABLE}
+        return _nullable(field, [INT64, text])
     return {}
 
 
 # Control characters (NUL, newlines, escapes...) and lone surrogates: no name shows
 # them, and a lone surrogate cannot even be written as UTF-8.
 _UNPRINTABLE = ("Cc", "Cs")
+# The same as the document says it: no control character (category Cc: C0, DEL, C1).
+# Lone surrogates need no pattern: no body holding one is read (body.py: not JSON).
+# ASCII `\x` escapes only, which every regex dialect a generator uses reads alike.
+PRINTABLE = r"^[^\x00-\x1F\x7F-\x9F]*$"
 
 
 def check_printable(text):
@@ -129,7 +144,10 @@ def check_printable(text):
 
 
 class Text(fields.String):
-    """A string people read, such as a player's name: no control characters."""
+    """A string people read, such as a player's name: no control characters. The
+    document says so with `pattern` (text2properties)."""
+
+    pattern = PRINTABLE
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
@@ -152,6 +170,11 @@ def int642properties(self, field, **kwargs):
     if highest and min(highest) <= INT32_MAX:
         return {"format": "int32"}
     return {"format": "int64"}
+
+
+def text2properties(self, field, **kwargs):
+    """apispec attribute function: a Text's `pattern`, the characters it refuses."""
+    return {"pattern": field.pattern} if isinstance(field, Text) else {}
 
 
 def nullable_enum2properties(self, field, ret, **kwargs):
@@ -178,4 +201,23 @@ ATTRIBUTE_FUNCTIONS = (
     seed2properties,
     int642properties,
     nullable_enum2properties,
+    text2properties,
 )
+
+
+class Converter(OpenAPIConverter):
+    """apispec's converter, plus the keywords a schema's `Meta.json_schema` holds: what
+    ties its fields together (`dependentRequired`, `if`/`then`, `maxProperties`), which
+    no field can say alone. Whatever a schema says there, its own validation (a
+    `validates_schema`, or the rules') refuses too; tests/api/test_schema_refusals.py
+    holds them to each other."""
+
+    def schema2jsonschema(self, schema):
+        jsonschema = super().schema2jsonschema(schema)
+        meta = getattr(resolve_schema_cls(schema), "Meta", None)
+        jsonschema.update(getattr(meta, "json_schema", {}))
+        return jsonschema
+
+
+class Plugin(MarshmallowPlugin):
+    Converter = Converter

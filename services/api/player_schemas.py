@@ -10,16 +10,25 @@ NAME = validate.Length(min=names.MIN_LENGTH, max=names.MAX_LENGTH)
 NAME_DOC = (
     f"{names.MIN_LENGTH} to {names.MAX_LENGTH} characters: letters, marks, numbers, "
     "punctuation, symbols and single spaces; no control or invisible format characters. "
-    "Names are not unique."
+    "Names are not unique. The pattern says it for the Basic Multilingual Plane; "
+    "beyond it, private-use, format and unassigned code points are refused too "
+    "(bad_name)."
 )
 
 
+class PlayerName(Text):
+    """A player's name: the document's pattern is the name rules' (shared.players.names);
+    the route checks the name with them (bad_name)."""
+
+    pattern = names.PATTERN
+
+
 class NewPlayer(Schema):
-    name = Text(required=True, validate=NAME, metadata={"description": NAME_DOC})
+    name = PlayerName(required=True, validate=NAME, metadata={"description": NAME_DOC})
 
 
 class Rename(Schema):
-    name = Text(required=True, validate=NAME, metadata={"description": NAME_DOC})
+    name = PlayerName(required=True, validate=NAME, metadata={"description": NAME_DOC})
 
 
 class LinkIdentity(Schema):

@@ -4,7 +4,7 @@ generated from these same classes, and request bodies are validated with them.""
 from marshmallow import Schema, ValidationError, fields, validate
 
 from services.api.errors import STATUS, ApiError
-from services.api.fields import MOST_SEATS, QueryInteger, QueryNumber, Text
+from services.api.fields import MAX_VERSION, MOST_SEATS, QueryInteger, QueryNumber, Text
 from services.api.games import CONTRACTS
 from services.api.games.contract import ForkedFrom, PublicSeat, Summary
 from services.api.games.replay import REPLAYS
@@ -12,11 +12,10 @@ from services.api.seat_specs import NAME, SeatSpec
 from services.api.webhook_schemas import WebhookRegistered
 from shared import bots, games
 
-# A version is a Redis stream id's first part; past this no stream can reach.
-MAX_VERSION = 2**63 - 1
 VERSION = validate.Range(min=0, max=MAX_VERSION)
 MAX_WAIT = 30  # seconds a long-poll may wait
 MOST_EVENTS = 100  # events a view answer carries at most (`until`)
+FEWEST_SEATS = min(games.get(name).PLAYERS.start for name in games.NAMES)
 
 
 class NewGame(Schema):
@@ -134,15 +133,21 @@ class ReplayQuery(Schema):
 
 
 class Fork(Schema):
+    # Past the original's last version is bad_version (422), however far: the document
+    # says where versions end, the check stays the replay's.
     at = fields.Integer(
         required=True,
         validate=validate.Range(min=1),
-        metadata={"description": "The original's version the fork starts from."},
+        metadata={
+            "description": "The original's version the fork starts from.",
+            "maximum": MAX_VERSION,
+        },
     )
+    # Every game seats 2 or more; exactly how many is the original's (bad_request).
     seats = fields.List(
         SeatSpec(),
         required=True,
-        validate=validate.Length(min=1, max=MOST_SEATS),
+        validate=validate.Length(min=FEWEST_SEATS, max=MOST_SEATS),
         metadata={"description": "The fork's seats, as many as the original's."},
     )
 

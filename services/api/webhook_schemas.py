@@ -4,6 +4,7 @@ a webhook receives (documented as OpenAPI callbacks of the operations that regis
 from marshmallow import Schema, fields, validate
 
 from services.api.player_schemas import INBOX_KINDS, InboxItem
+from services.webhooks.urls import PATTERN as URL_PATTERN
 from shared import webhooks
 from shared.webhooks import KINDS
 
@@ -14,7 +15,8 @@ class WebhookSpec(Schema):
         validate=validate.Length(min=1, max=2000),
         metadata={
             "description": "Where notifications are POSTed: https (http only where the "
-            "operator allows it), resolving to public addresses only."
+            "operator allows it), resolving to public addresses only.",
+            "pattern": URL_PATTERN,
         },
     )
     events = fields.List(
@@ -69,7 +71,8 @@ class PlayerWebhookSpec(Schema):
         validate=validate.Length(min=1, max=2000),
         metadata={
             "description": "Where the player's inbox items are POSTed: https (http only "
-            "where the operator allows it), resolving to public addresses only."
+            "where the operator allows it), resolving to public addresses only.",
+            "pattern": URL_PATTERN,
         },
     )
     events = fields.List(

@@ -81,6 +81,10 @@ def address_allowed(address):
 NAT64 = ipaddress.ip_network("64:ff9b::/96")
 # What a request line carries: printable ASCII, no space.
 _SENDABLE = re.compile(r"[!-~]+")
+# What `parse` needs of a URL's text, as the API's document says it: http(s) (the
+# scheme in any case, as urlsplit reads it), then what a request line carries. The
+# rest (https only, a host, no credentials, a port, public addresses) is the check's.
+PATTERN = r"^[Hh][Tt][Tt][Pp][Ss]?://[!-~]+$"
 
 
 def _public(ip):

@@ -21,6 +21,8 @@ from marshmallow import Schema, fields, validate
 # Java's and Kotlin's `Int`, Swift's `Int32`: generators type an integer without a
 # format as 32 bits, and milliseconds since the epoch (about 1.8e12) overflow them.
 INT64 = {"type": "integer", "format": "int64"}
+# A version is a Redis stream id's first part; past this no stream can reach.
+MAX_VERSION = 2**63 - 1
 
 
 class Alternatives(fields.Raw):
@@ -78,11 +80,14 @@ def command_type(name):
 
 
 class Command(Schema):
+    # Documented as a version (0 to MAX_VERSION); a larger one is a version_conflict,
+    # as any the game is not at.
     expected_version = Count(
         validate=validate.Range(min=0),
         metadata={
             "description": "Refuse the command (version_conflict) unless the game is "
-            "still at this version."
+            "still at this version.",
+            "maximum": MAX_VERSION,
         },
     )
 
@@ -129,4 +134,23 @@ def variant(game_options):
             "enum": [*switches, None],
             "description": "Switches on one of the game's on/off options by name.",
         },
+    )
+
+
+DECK_DOC = (
+    "A complete ordering of the game's cards, in the order the rulebook deals (see the "
+    "game's rules page). Marks the game custom_deck and dealt_by_creator."
+)
+
+
+def deck(cards, code):
+    """A game's `deck` option: `cards` (the game's, each once) in some order, each a card
+    code as the JSON schema `code` says it ({"pattern": ...} or {"enum": [...]}).
+    Documented only: any other deck is the rules' refusal (bad_options), which the
+    document's count and codes say in part (not how many of each code)."""
+    return fields.List(
+        fields.String(validate=validate.Length(min=1, max=4), metadata=code),
+        allow_none=True,
+        validate=validate.Length(max=200),
+        metadata={"description": DECK_DOC, "minItems": len(cards), "maxItems": len(cards)},
     )

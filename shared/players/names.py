@@ -24,6 +24,21 @@ _REFUSED = {
 }
 
 
+# The rules above as a pattern, for the API's document (so clients and fuzzers know them):
+# words of allowed characters, single spaces between them, outer spaces dropped. The
+# class leaves out every Basic Multilingual Plane code point whose category is refused
+# and every space (Zs); `checked` stays the judge. What the pattern cannot say: code
+# points outside the BMP (written alike in no two regex dialects) and unassigned ones
+# (which depend on the server's Unicode version). tests/api/test_schema_refusals.py checks
+# it against `checked` for every BMP code point.
+_NOT_IN_A_WORD = (
+    r"\x00-\x20\x7F-\xA0\xAD\u0600-\u0605\u061C\u06DD\u070F\u0890-\u0891\u08E2"
+    r"\u1680\u180E\u2000-\u200F\u2028-\u202F\u205F-\u2064\u2066-\u206F\u3000"
+    r"\uE000-\uF8FF\uFEFF\uFFF9-\uFFFB"
+)
+PATTERN = rf"^ *[^{_NOT_IN_A_WORD}]+(?: [^{_NOT_IN_A_WORD}]+)* *$"
+
+
 class BadName(ValueError):
     """Why a name was refused (the message says, for the client's user)."""
 

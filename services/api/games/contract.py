@@ -12,7 +12,7 @@ Alebrijes and `pass` in Alien stay apart.
 
 from marshmallow import Schema, fields, validate
 
-from services.api.fields import MOST_SEATS, Seed, Union
+from services.api.fields import Seed, Union
 from services.api.games.options import TableOptions
 from services.api.seat_specs import SeatSpec
 from shared import games, table
@@ -326,6 +326,16 @@ class ViewBase(Summary):
     )
 
 
+# A rated game seats no one by name alone: players, bots and open seats (claimed by
+# players) only; the game service refuses it (rated_needs_players).
+RATED = {"properties": {"rated": {"const": True}}, "required": ["rated"]}
+NO_HUMAN_SEAT = {"items": {"properties": {"kind": {"not": {"const": "human"}}}}}
+RATED_NEEDS_PLAYERS = {
+    "if": {"properties": {"options": RATED}, "required": ["options"]},
+    "then": {"properties": {"seats": NO_HUMAN_SEAT}},
+}
+
+
 class Contract:
     """The typed components of one game. `name` is the game's wire name; `example`
     the command its typed commands route shows."""
@@ -338,15 +348,19 @@ class Contract:
         self.state = state
         self.options = options
         self.example = example
+        players = games.get(name).PLAYERS  # the rules refuse another count (bad_options)
         self.create = type(
             f"Create{title}Game",
             (Schema,),
             {
                 "game": tag(name),
                 "seats": fields.List(
-                    SeatSpec(), required=True, validate=validate.Length(min=1, max=MOST_SEATS)
+                    SeatSpec(),
+                    required=True,
+                    validate=validate.Length(min=players.start, max=players.stop - 1),
                 ),
                 "options": fields.Nested(options, metadata={"description": "Default: none."}),
+                "Meta": type("Meta", (), {"json_schema": RATED_NEEDS_PLAYERS}),
             },
         )
         self.command = Union(f"{title}Command", commands)

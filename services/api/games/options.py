@@ -8,6 +8,7 @@ from services.api.fields import Count, Flag, Seed
 from services.api.seat_specs import LEVEL
 from services.api.webhook_schemas import WebhookSpec
 from shared import table
+from shared.games.schema import DECK_DOC
 
 
 class TableOptions(Schema):
@@ -19,15 +20,12 @@ class TableOptions(Schema):
             "revealed when the game ends. A chosen seed marks the game dealt_by_creator."
         },
     )
+    # Each game's options name its own deck (deck()); this one is the generic check.
     deck = fields.List(
         fields.String(validate=validate.Length(min=1, max=4)),
         allow_none=True,
         validate=validate.Length(max=200),
-        metadata={
-            "description": "A complete ordering of the game's cards, in the order the "
-            "rulebook deals (see the game's rules page). Marks the game custom_deck "
-            "and dealt_by_creator."
-        },
+        metadata={"description": DECK_DOC},
     )
     turn_seconds = Count(
         allow_none=True,

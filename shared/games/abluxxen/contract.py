@@ -7,12 +7,13 @@ from marshmallow import Schema, fields, validate
 from shared.games import abluxxen
 from shared.games.abluxxen.commands import CHOICES
 from shared.games.abluxxen.facts import OPTIONS as RULES_OPTIONS
-from shared.games.schema import Command, Event, Flag, command_type, tag, variant
+from shared.games.schema import Command, Event, Flag, command_type, deck, tag, variant
 
 # A pattern, not an enum: openapi-generator's Python models cannot check an enum inside
 # a list of lists (hands), and every code matching it is a card.
+CARD_PATTERN = r"^(?:[1-9]|1[0-3]|X)$"
 CARD = fields.String(
-    validate=validate.Regexp(r"^(?:[1-9]|1[0-3]|X)$", error="not an Abluxxen card code"),
+    validate=validate.Regexp(CARD_PATTERN, error="not an Abluxxen card code"),
     metadata={"description": "A value 1..13, or X for a joker."},
 )
 CARDS = fields.List(CARD, required=True)
@@ -21,11 +22,15 @@ SEAT = validate.Range(min=0, max=abluxxen.PLAYERS.stop - 2)
 
 class AbluxxenPlay(Command):
     type = command_type("play")
+    # An empty row is the rules' refusal (illegal_move): the document says it, minItems.
     cards = fields.List(
         CARD,
         required=True,
         validate=validate.Length(max=len(abluxxen.CARDS)),
-        metadata={"description": "A row from your hand: cards of one number, jokers (X) too."},
+        metadata={
+            "description": "A row from your hand: cards of one number, jokers (X) too.",
+            "minItems": 1,
+        },
     )
 
 
@@ -280,6 +285,7 @@ EVENTS = {
 
 class AbluxxenTableOptions(Schema):
     variant = variant(RULES_OPTIONS)
+    deck = deck(abluxxen.CARDS, {"pattern": CARD_PATTERN})
     published = Flag(metadata={"description": "Play the published rules, not the rulebook's."})
 
 

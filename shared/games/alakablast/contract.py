@@ -6,9 +6,10 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from shared.games import alakablast
 from shared.games.alakablast import cards
-from shared.games.schema import INT64, Alternatives, Command, Event, command_type, tag
+from shared.games.schema import INT64, Alternatives, Command, Event, command_type, deck, tag
 
 SPELL = validate.OneOf(sorted(set(alakablast.CARDS)))
+CARD_PATTERN = r"^(?:[WFP][1-6]|L0|S7)$"  # the codes of SPELL (a test checks)
 DIMENSION = validate.OneOf(list(cards.DIMENSIONS))
 KIND = validate.OneOf(list(cards.DUEL_KINDS))
 POSITION = validate.Range(min=0)
@@ -17,10 +18,20 @@ SEAT = validate.Range(min=0, max=alakablast.PLAYERS.stop - 2)
 
 class AlakablastClaim(Schema):
     """What the asker believes of the card: exactly one of `element` and `power`.
-    Only W, F, P and 1..6 can be right; L, S, 0 and 7 are refused as illegal moves."""
+    Only W, F, P and 1..6 can be right; L, S, 0 and 7 are refused as illegal moves
+    (so the document, which says what is accepted, names only those)."""
 
-    element = fields.String(validate=validate.OneOf(list(cards.ELEMENTS)))
-    power = fields.Integer(strict=True, validate=validate.Range(min=0, max=7))
+    element = fields.String(
+        validate=validate.OneOf(list(cards.ELEMENTS)), metadata={"enum": ["W", "F", "P"]}
+    )
+    power = fields.Integer(
+        strict=True,
+        validate=validate.Range(min=0, max=7),
+        metadata={"minimum": 1, "maximum": 6},
+    )
+
+    class Meta:
+        json_schema = {"minProperties": 1, "maxProperties": 1}
 
     @validates_schema
     def exactly_one(self, data, **kwargs):
@@ -64,6 +75,9 @@ class AlakablastDuel(Command):
         },
     )
     dimension = fields.String(validate=DIMENSION)
+
+    class Meta:
+        json_schema = {"dependentRequired": {"card": ["dimension"], "dimension": ["card"]}}
 
     @validates_schema
     def clue_is_whole(self, data, **kwargs):
@@ -324,6 +338,8 @@ EVENTS = {
 
 class AlakablastTableOptions(Schema):
     """Alakablast has no options of its own."""
+
+    deck = deck(alakablast.CARDS, {"pattern": CARD_PATTERN})
 
 
 STATE, OPTIONS = AlakablastState, AlakablastTableOptions

@@ -4,8 +4,19 @@ components. Rules: docs/rules/alebrijes.md."""
 
 from marshmallow import Schema, fields, validate
 
+from shared.games.alebrijes.cards import CARDS as RULES_CARDS
 from shared.games.alebrijes.options import OPTIONS as RULES_OPTIONS
-from shared.games.schema import Command, Count, Event, Flag, Result, command_type, tag, variant
+from shared.games.schema import (
+    Command,
+    Count,
+    Event,
+    Flag,
+    Result,
+    command_type,
+    deck,
+    tag,
+    variant,
+)
 
 # A pattern, not an enum: generators turn enum values into names, and `B1` and `B1*`
 # would both become `B1`.
@@ -193,6 +204,7 @@ EVENTS = {
 
 class AlebrijesTableOptions(Schema):
     variant = variant(RULES_OPTIONS)
+    deck = deck(RULES_CARDS, {"pattern": CARD_PATTERN})
     rounds = Count(
         validate=validate.Range(min=1, max=20),
         metadata={"description": "Rounds to play (default 3)."},

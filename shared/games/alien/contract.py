@@ -15,6 +15,7 @@ from shared.games.schema import (
     Flag,
     Seconds,
     command_type,
+    deck,
     tag,
     variant,
 )
@@ -60,6 +61,13 @@ class AlienHunt(Command):
             "description": "H2 and H3 only (required there): an alien in the target's prison."
         },
     )
+
+    class Meta:
+        json_schema = {
+            "if": {"properties": {"card": {"const": "H1"}}},
+            "then": {"not": {"required": ["alien"]}},
+            "else": {"required": ["alien"]},
+        }
 
     @validates_schema
     def alien_only_for_h2_and_h3(self, data, **kwargs):
@@ -173,6 +181,9 @@ class AlienState(Schema):
 # --- events (docs/rules/alien.md): a hidden list of cards is its count, a hidden card null
 
 CARD_CODES = sorted(set(alien.CARDS))
+# Every code above and no other (a test checks), as a pattern: a string, not an enum, in
+# a generated client's deck.
+CARD_PATTERN = r"^(?:A[0-9]|C(?:0[1-9]|1[2-9]|2[3-9]|3[4-9]|4[5-9]|5[6-9]|6[7-9]|7[89]|89)|H[1-3])$"
 CARDS_OR_COUNT = Alternatives(
     {"type": "array", "items": {"type": "string", "enum": CARD_CODES}},
     {**INT64, "description": "How many: the cards are hidden from you."},
@@ -320,6 +331,7 @@ EVENTS = {
 
 class AlienTableOptions(Schema):
     variant = variant(RULES_OPTIONS)
+    deck = deck(alien.CARDS, {"pattern": CARD_PATTERN})
     stack_seconds = Seconds(
         validate=validate.Range(min=1, max=60),
         metadata={
