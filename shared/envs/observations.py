@@ -276,6 +276,7 @@ def observation_of(view, encoder, encoding):
     of the view alone, so a policy trained on an environment plays from the server's
     view too. `encoding` is the game's Actions (shared/envs/actions.py)."""
     legal = encoding.legal(view["legal"], encoding.reflexes, view["seat"] in view["to_act"])
-    mask = np.zeros(len(encoding), dtype=np.int8)
-    mask[list(legal)] = 1
-    return {"observation": encoder.encode(view), "action_mask": mask}, legal
+    mask = bytearray(len(encoding))  # zeros; numpy takes it without a copy
+    for action in legal:
+        mask[action] = 1
+    return {"observation": encoder.encode(view), "action_mask": np.frombuffer(mask, np.int8)}, legal
