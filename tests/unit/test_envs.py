@@ -181,6 +181,25 @@ def test_a_policy_of_the_environment_is_a_level_that_plays_from_the_view():
     assert checked == 20
 
 
+def test_a_policy_answering_outside_its_mask_is_replaced_for_that_decision(monkeypatch, caplog):
+    """An environment policy as a level fails as any plugin does: an action its mask
+    does not allow is an illegal answer, logged, and the fallback decides instead."""
+    from shared.bots import registry
+
+    def unmasked(observation, rng):
+        return int(np.flatnonzero(observation["action_mask"] == 0)[-1])
+
+    levels = {**registry.levels(), "unmasked": as_level(unmasked, games=["alien"])}
+    monkeypatch.setattr(registry, "_loaded", (levels, {}))
+    played = Game("alien", ["random", "random"], "unmasked")
+    while played.turn_seat() is None:
+        played.step()
+    view = played.view(played.turn_seat())
+    greedy = registry.decide("greedy", view, [], random.Random(5))
+    assert registry.decide("unmasked", view, [], random.Random(5), fallback="greedy") == greedy
+    assert "bot unmasked answered" in caplog.text and "greedy decides instead" in caplog.text
+
+
 def test_the_example_evaluates_a_policy_against_greedy():
     score = example.evaluate(example.eager, "alien", games=2)
     assert 0.0 <= score <= 1.0
