@@ -2,18 +2,26 @@
 one core, beside RLCard's card games (when rlcard is installed: the bench extra), and
 what the flat encoding costs beside the structured observation.
 
-    .venv/bin/python -m bench.envs [--seconds 3] [--reps 3] [--players 2]
+    .venv/bin/python -m bench.envs [--seconds 3] [--reps 5] [--positions 300]
+
+Time is this thread's CPU time (time.thread_time), not the wall clock: on a shared
+machine the wall clock also counts the time the process waits for a core, which falls
+at random on whichever side of a comparison was running. The process is pinned to one
+core. Reps are interleaved (every game, then again); the figures are medians.
 
 Random play: each step the agent to act takes an action drawn uniformly from its
 action mask, observing as an agent does (`last()`: the flat observation and the mask).
 RLCard's loop is the same: reset, then a uniformly random legal action until the game
-is over. The process is pinned to one core.
+is over. Steps per CPU-second.
 
-The encoding's cost, per observation at the same positions: the structured one is the
-seat's view (table.view, what the API gives); the flat one is that view, its
-feature-hashed vector and the action mask (observations.observation_of), the least
-of the reps (a micro cost: the least is the one with the least noise of a shared
-machine in it). Goal: the flat one at most 2x the structured one.
+The encoding's cost, per observation at the same positions of random play: the
+structured one is the seat's view (table.view, what the API gives and the env's
+infos hold); the flat one is that view, its vector and the action mask
+(observations.observation_of), since a flat observation is made from the view. Both
+are made afresh at each position, the same way, back to back (which goes first
+alternates by rep), after one pass that is not timed (a process meets each path of
+the views once; that is not a step's cost). The ratio is taken within each rep and
+its median quoted. Goal: the flat one at most 2x the structured one.
 """
 
 import argparse
@@ -30,14 +38,15 @@ from shared.envs.actions import actions
 from shared.envs.observations import Encoder, observation_of
 
 SHORT = {"alebrijes": {"rounds": 1}}
+CLOCK = time.thread_time
 RLCARD_GAMES = ("leduc-holdem", "uno", "gin-rummy")
 
 
 def steps_per_second(game, players, seconds, seed):
     """Env steps a second of masked random play, over whole games, for `seconds`."""
     rng = np.random.default_rng(seed)
-    steps, start, n = 0, time.perf_counter(), 0
-    while time.perf_counter() - start < seconds:
+    steps, start, n = 0, CLOCK(), 0
+    while CLOCK() - start < seconds:
         env = make_env(game, players, options=SHORT.get(game))
         env.reset(seed=seed + n)
         n += 1
@@ -48,7 +57,7 @@ def steps_per_second(game, players, seconds, seed):
                 continue
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (CLOCK() - start)
 
 
 def rlcard_steps_per_second(name, seconds, seed):
@@ -56,13 +65,13 @@ def rlcard_steps_per_second(name, seconds, seed):
 
     env = rlcard.make(name, config={"seed": seed})
     rng = random.Random(seed)
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    steps, start = 0, CLOCK()
+    while CLOCK() - start < seconds:
         state, _ = env.reset()
         while not env.is_over():
             state, _ = env.step(rng.choice(list(state["legal_actions"])))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (CLOCK() - start)
 
 
 def positions(game, players, count, seed):
@@ -85,28 +94,40 @@ def positions(game, players, count, seed):
     return found[:count]
 
 
-def encoding_cost(game, players, count, seed):
-    """(structured, flat) microseconds per observation, over the same positions."""
-    points = positions(game, players, count, seed)
-    encoder, encoding = Encoder(), actions(game)
-    start = time.perf_counter()
+def structured(points):
     for current, version, seat in points:
         table.view(current, version, seat)
-    structured = time.perf_counter() - start
-    start = time.perf_counter()
+
+
+def flat(points, encoder, encoding):
     for current, version, seat in points:
         observation_of(table.view(current, version, seat), encoder, encoding)
-    flat = time.perf_counter() - start
-    return structured / len(points) * 1e6, flat / len(points) * 1e6
+
+
+def encoding_cost(points, game, rep):
+    """(structured, flat) microseconds per observation over `points`, back to back,
+    the order alternating with `rep`."""
+    encoder, encoding = Encoder(), actions(game)
+    spent = {}
+    order = ("structured", "flat") if rep % 2 == 0 else ("flat", "structured")
+    for kind in order:
+        start = CLOCK()
+        if kind == "structured":
+            structured(points)
+        else:
+            flat(points, encoder, encoding)
+        spent[kind] = (CLOCK() - start) / len(points) * 1e6
+    return spent["structured"], spent["flat"]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m bench.envs", description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0, help="per game and rep (3)")
-    parser.add_argument("--reps", type=int, default=3, help="reps, interleaved (3)")
+    parser.add_argument("--reps", type=int, default=5, help="reps, interleaved (5)")
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--positions", type=int, default=2000, help="for the encoding's cost")
+    parser.add_argument("--positions", type=int, default=300, help="for the encoding's cost")
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument("--encoding-only", action="store_true", help="no random play")
     args = parser.parse_args(argv)
     os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
     names = args.game or list(games.NAMES)
@@ -120,27 +141,34 @@ def main(argv=None):
         others = ()
         print("rlcard is not installed (the bench extra): no RLCard figures")
     print(f"load average before: {load_average()}")
-    runs = {name: [] for name in [*names, *others]}
-    for rep in range(args.reps):
+    runs = {name: [] for name in [*names, *others]} if not args.encoding_only else {}
+    for rep in range(args.reps if runs else 0):
         for name in names:
             runs[name].append(steps_per_second(name, args.players, args.seconds, 100 * rep))
         for name in others:
             runs[name].append(rlcard_steps_per_second(name, args.seconds, rep))
-    print(f"\nrandom play, steps/s on one core, median of {args.reps} ({args.players} players):")
+    if runs:
+        print(f"\nrandom play, steps per CPU-second on one core, median of {args.reps}:")
     for name, values in runs.items():
         where = "rlcard" if name in others else "tablestream"
         low, high = min(values), max(values)
         print(f"  {where:11} {name:13} {median(values):9.0f}  ({low:.0f}-{high:.0f})")
+    points = {name: positions(name, args.players, args.positions, 1) for name in names}
+    for name in names:  # untimed: each path of the views is met once per process
+        encoding_cost(points[name], name, 0)
+    costs = {name: [] for name in names}
+    for rep in range(args.reps):
+        for name in names:
+            costs[name].append(encoding_cost(points[name], name, rep))
     print(
-        f"\nobservation cost, us each, over {args.positions} positions, the least of"
+        f"\nobservation cost, us of CPU each, over {args.positions} positions, median of"
         f" {args.reps} interleaved reps (goal: flat <= 2x structured):"
     )
     for name in names:
-        costs = [encoding_cost(name, args.players, args.positions, 1) for _ in range(args.reps)]
-        structured = min(c[0] for c in costs)
-        flat = min(c[1] for c in costs)
-        times = f"structured {structured:7.1f}  flat {flat:7.1f}"
-        print(f"  {name:11} {times}  x{flat / structured:.2f}")
+        ratios = [f / s for s, f in costs[name]]
+        times = f"structured {median(s for s, _ in costs[name]):7.1f}"
+        times += f"  flat {median(f for _, f in costs[name]):7.1f}"
+        print(f"  {name:11} {times}  x{median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})")
     print(f"\nload average after: {load_average()}")
 
 

@@ -14,6 +14,7 @@ envelope (expected_version) left out.
 """
 
 import functools
+import marshal
 
 from shared import games
 
@@ -58,14 +59,34 @@ def enumeration(game):
     return ({"type": kind} for kind in shapes)
 
 
+class _Seen(dict):
+    """{a command as marshal writes it: its action}. Each legal command is keyed (its
+    fields sorted) the first time it is met written that way, then only looked up:
+    keying every legal command of every view was most of the action mask's cost, and
+    marshal.dumps is C (bytes that give the command back, so two commands never share
+    one; one command may be written two ways, each then remembered)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, written):
+        found = self[written] = self.index[key(marshal.loads(written))]
+        return found
+
+
 class Actions:
     """One game's encoding: `commands[i]` is action i's command (None for WAIT)."""
 
     def __init__(self, game):
         self.game = game
+        self.reflexes = getattr(games.get(game), "REFLEXES", ())
         self.commands = [None, *enumeration(game)]
         self.index = {key(c): i for i, c in enumerate(self.commands) if c is not None}
         assert len(self.index) == len(self.commands) - 1, f"{game}: two actions, one command"
+        self._seen = _Seen(self.index)
 
     def __len__(self):
         return len(self.commands)
@@ -74,10 +95,16 @@ class Actions:
         """The action number of `command` (KeyError: a command the encoding lacks)."""
         return self.index[key(command)]
 
-    def legal(self, legal, reflexes=(), to_act=True):
-        """{action: command} of the seat's legal commands, WAIT among them when the
-        seat may only react (so it may let the chance pass)."""
-        found = {self.index[key(c)]: c for c in legal}
+    def legal(self, legal, reflexes=None, to_act=True):
+        """{action: command} of the seat's legal commands (`reflexes`: the game's, by
+        default), WAIT among them when the seat may only react (so it may let the
+        chance pass)."""
+        try:
+            seen = map(self._seen.__getitem__, map(marshal.dumps, legal))
+            found = dict(zip(seen, legal, strict=True))
+        except ValueError:  # a value marshal cannot write: key each command
+            found = {self.index[key(c)]: c for c in legal}
+        reflexes = self.reflexes if reflexes is None else reflexes
         if found and not to_act or found and all(c["type"] in reflexes for c in legal):
             found[WAIT] = None
         return found

@@ -103,3 +103,22 @@ def test_a_worker_does_not_start_without_a_level_it_needs(tmp_path):
     refused = _worker(tmp_path, BOT_LEVELS="first,deepbot")
     assert refused.returncode == 2
     assert "first: not installed" in refused.stderr and "deepbot: not installed" in refused.stderr
+
+
+def test_a_plugin_takes_over_a_seat_whose_holder_timed_out(deps, plugins):
+    """The timers' takeover loads its level through the same registry: a plugin named
+    as takeover_bot takes the seat after a timeout and plays it."""
+    options = {"seed": 3, "zombie_after": 1, "turn_seconds": 5, "takeover_bot": "first"}
+    game_id = deps.service.create("alebrijes", [{"name": "a"}, {"name": "b"}], options)["id"]
+    assert jobs.fire_turn_timer(game_id, 0, deps.store.version(game_id)) == "timed out"
+    taken = [r.event for r in deps.store.read(game_id) if r.event["type"] == "seat_taken_over"]
+    assert taken == [{"type": "seat_taken_over", "seat": 0, "bot": "first", "reason": "timeouts"}]
+    deps.service.command(game_id, 1, {"type": "exchange", "cards": []})
+    version, view, _ = _first_turn(deps, game_id)
+    assert jobs.play_bot_turn(game_id, 0, version) == "moved"
+    by_bot = [
+        r.event["command"]
+        for r in deps.store.read(game_id)
+        if r.event["type"] == "commanded" and r.event["seat"] == 0 and r.event["by"] == "bot"
+    ]
+    assert by_bot[0] == view["legal"][0]  # the plugin's choice: the first legal command
