@@ -373,6 +373,9 @@ def main():
     )
     parser.add_argument("--victims", nargs="+", default=list(VICTIMS), choices=VICTIMS)
     args = parser.parse_args()
+    # Stopped from outside (a test's timeout sends SIGTERM): leave through the `finally`
+    # below, which stops the stack, rather than leave its processes running.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("soak: stopped by SIGTERM"))
     print(f"load before: {os.getloadavg()}", flush=True)
     with tempfile.TemporaryDirectory() as directory:
         run_dir = Path(directory)
@@ -429,6 +432,7 @@ def main():
                 lost = lost_moves(redis_url, soak.acked)
                 tickets_lost, tickets_doubled = lost_tickets(base, soak.tickets)
             finally:
+                soak.stop_at = time.monotonic()  # the players' threads end their loops
                 stop(stack)
     minutes = sorted(soak.latencies)
     first, last = soak.latencies[minutes[0]], soak.latencies[minutes[-1]]
