@@ -41,7 +41,7 @@ from pathlib import Path
 import psutil
 import redis
 import requests
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 from websockets.sync.client import connect
 
 from bench.bot_fairness import start, stop
@@ -203,7 +203,8 @@ class Soak:
                         print(f"socket upgrade refused: {status}", file=sys.stderr)
                 sent.clear()
                 time.sleep(1)
-            except (ConnectionClosed, OSError, TimeoutError):
+            # InvalidMessage: the upgrade's answer cut short (its API worker killed).
+            except (ConnectionClosed, InvalidMessage, OSError, TimeoutError):
                 with self.lock:
                     self.connection_errors += 1
                 sent.clear()
