@@ -1,5 +1,8 @@
 """The matching rules (shared/matchmaking/matching.py), pure: who is seated with whom."""
 
+import tomllib
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,6 +151,8 @@ def test_the_shipped_calibration_has_every_game_at_the_default_budget():
     from shared.bots import calibration
 
     shipped = calibration.load()
+    config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert calibration.FILE in config["tool"]["setuptools"]["package-data"]["shared.bots"]
     assert sorted(shipped["games"]) == sorted(games.NAMES)
     for game, entry in shipped["games"].items():
         assert entry["think_ms"] == bots.THINK_MS, game
