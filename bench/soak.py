@@ -19,10 +19,12 @@ At the end it checks every acknowledged move (a 200 to a command, an `answer` on
 socket) against the stored streams: each is there, in order; and every acknowledged
 ticket (a 201) opened before the last 30 s: each ended matched, in a game that exists,
 no two in one seat. Prints per minute the POST p99 and the processes' memory (RSS,
-summed), then the verdict: acknowledged moves and tickets lost, 5xx answers (apart:
-connection errors, the price of a killed API worker, and 503s with Retry-After, the
-price of a killed Redis, which a client sends again), memory growth after the first
-minute, the last minute's p99 against the first's, and the load average.
+summed, and by kind of process, with Redis's dataset apart), then the verdict:
+acknowledged moves and tickets lost, 5xx answers (apart: connection errors, the price
+of a killed API worker, and 503s with Retry-After, the price of a killed Redis, which
+a client sends again), memory growth after the first minute, the processes' own memory
+growth after --warmup-minutes (every RSS less Redis's dataset: the stored games grow
+by design), the last minute's p99 against the first's, and the load average.
 """
 
 import argparse
@@ -267,15 +269,37 @@ def processes(stack):
     return roles
 
 
-def memory(stack):
-    total = 0
-    for group in processes(stack).values():
+def memory(stack, redis_url):
+    """{role: RSS in bytes, summed over its processes}, and "redis data": Redis's
+    `used_memory_dataset`, the stored games themselves (None while Redis restarts).
+    Per role, so growth can be told apart: a cache filling, data stored, a leak."""
+    by_role = {}
+    for role, group in processes(stack).items():
+        by_role[role] = 0
         for process in group:
             try:
-                total += process.memory_info().rss
+                by_role[role] += process.memory_info().rss
             except psutil.Error:
                 pass
-    return total
+    try:
+        info = redis.Redis.from_url(redis_url, socket_timeout=2).info("memory")
+        by_role["redis data"] = info["used_memory_dataset"]
+    except redis.RedisError:
+        by_role["redis data"] = None
+    return by_role
+
+
+def total(by_role):
+    """The RSS of every process (Redis's included; its dataset is inside it)."""
+    return sum(v for role, v in by_role.items() if role != "redis data" and v)
+
+
+def less_data(by_role):
+    """The processes' own memory: every RSS less Redis's dataset, the games stored,
+    which grows with each game by design (kept for good; docs/operations.md). None
+    for a minute Redis was restarting in, whose dataset could not be read."""
+    data = by_role["redis data"]
+    return None if data is None else total(by_role) - data
 
 
 def lost_moves(redis_url, acked):
@@ -325,6 +349,10 @@ def lost_tickets(base, tickets):
     return lost, sum(1 for ids in seats.values() if len(ids) > 1)
 
 
+def mib(value):
+    return None if value is None else round(value / 2**20)
+
+
 def p99(values):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] if ordered else None
@@ -337,6 +365,12 @@ def main():
     parser.add_argument("--sockets", type=int, default=4, help="WebSocket games at once")
     parser.add_argument("--chaos-seconds", type=float, default=60)
     parser.add_argument("--json", action="store_true", help="the verdict as one JSON line")
+    parser.add_argument(
+        "--warmup-minutes",
+        type=float,
+        default=10,
+        help="memory_growth_after_warmup counts from this minute on (the caches' fill)",
+    )
     parser.add_argument("--victims", nargs="+", default=list(VICTIMS), choices=VICTIMS)
     args = parser.parse_args()
     print(f"load before: {os.getloadavg()}", flush=True)
@@ -365,13 +399,14 @@ def main():
                     time.sleep(1)
                     minute = soak.minute()
                     if minute not in rss:
-                        rss[minute] = memory(stack)
+                        rss[minute] = memory(stack, redis_url)
                         figures = soak.latencies.get(minute - 1, [])
                         if minute:
+                            roles = ", ".join(f"{role} {mib(v)}" for role, v in rss[minute].items())
                             print(
                                 f"minute {minute}: {len(figures)} moves, POST p99 "
                                 f"{(p99(figures) or 0) * 1000:.1f} ms, RSS "
-                                f"{rss[minute] / 2**20:.0f} MiB",
+                                f"{mib(total(rss[minute]))} MiB ({roles})",
                                 flush=True,
                             )
                     if time.monotonic() >= next_kill:
@@ -397,7 +432,12 @@ def main():
                 stop(stack)
     minutes = sorted(soak.latencies)
     first, last = soak.latencies[minutes[0]], soak.latencies[minutes[-1]]
-    warm = rss.get(1) or rss[min(rss)]
+    first_minute, last_minute = (1 if 1 in rss else min(rss)), max(rss)
+    warm = total(rss[first_minute])
+    after_warmup = [less_data(r) for m, r in sorted(rss.items()) if m >= args.warmup_minutes] or [
+        less_data(r) for _, r in sorted(rss.items())
+    ]
+    after_warmup = [v for v in after_warmup if v is not None]
     verdict = {
         "minutes": args.minutes,
         "acknowledged_moves": len(soak.acked),
@@ -410,7 +450,15 @@ def main():
         "connection_errors": soak.connection_errors,
         "unavailable": soak.unavailable,
         "kills": kills,
-        "memory_growth": round(rss[max(rss)] / warm - 1, 3),
+        "memory_growth": round(total(rss[last_minute]) / warm - 1, 3),
+        # From the end of warm-up on, the processes' own memory (less the stored games):
+        # the largest minute against the first, so a rise that falls back (a killed
+        # process starting empty) is not hidden.
+        "memory_growth_after_warmup": round(max(after_warmup) / after_warmup[0] - 1, 3),
+        "memory_mib_by_role": {
+            role: [mib(rss[first_minute][role]), mib(rss[last_minute][role])]
+            for role in rss[last_minute]
+        },
         "p99_first_ms": round(p99(first) * 1000, 1),
         "p99_last_ms": round(p99(last) * 1000, 1),
         "load_after": os.getloadavg(),

@@ -129,7 +129,7 @@ def build(config=None, client=None, queue_client=None):
     if replicas and config.redis_cluster:
         raise ValueError("DURABILITY=replica needs one Redis server (WAIT), not a cluster")
     store = EventStore(client, keys, config.feed_partitions, replicas, config.durability_timeout_ms)
-    service = GameService(store, token_secret(config, client, keys))
+    service = GameService(store, token_secret(config, client, keys), cache_size=config.table_cache)
     queue = Queue(f"{config.key_prefix}bots", connection=queue_client, serializer=JSONSerializer)
     timers = Queue(f"{config.key_prefix}timers", connection=queue_client, serializer=JSONSerializer)
     background = Queue(

@@ -90,6 +90,10 @@ class Config:
     ws_send_seconds: float = 10.0
     # Rate games that seat bots (the bots' ratings stay fixed): shared/ratings/fold.py.
     rate_bot_games: bool = False
+    # Tables each API process keeps folded in memory (services/game/service.py): the
+    # hot path's cache, least recently used first out; its memory is about this many
+    # tables' states (docs/operations.md, "The soak").
+    table_cache: int = 2048
 
     @classmethod
     def from_env(cls, env=None):
@@ -164,6 +168,7 @@ class Config:
             ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
             ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
             rate_bot_games=_flag(env.get("RATE_BOT_GAMES")),
+            table_cache=int(env.get("TABLE_CACHE") or cls.table_cache),
         )
 
 

@@ -91,7 +91,7 @@ def create_app(deps=None, *, spec_only=False):
         OPENAPI_SWAGGER_UI_URL=f"{DOCS_FILES}/",
         API_SPEC_OPTIONS={
             "info": {
-                "description": DESCRIPTION,
+                "description": DESCRIPTION.replace("{games}", _game_titles()),
                 "license": {"name": "MIT", "identifier": "MIT"},
             },
             # Relative: /docs' "Try it out" calls the host and port that served it;
@@ -196,8 +196,15 @@ def _docs_file(name):
     return send_from_directory(Path(package) / "static", name, max_age=86400)
 
 
+def _game_titles():
+    """The registered games' titles, as the document's description lists them."""
+    from shared import games
+
+    return ", ".join(name.capitalize() for name in games.NAMES)
+
+
 DESCRIPTION = """\
-Hosts hidden-information card games (Alebrijes, Alien, Alakablast, Abluxxen)
+Hosts hidden-information card games ({games})
 for your app.
 
 Open a table with `POST /v1/games`; each human seat gets a bearer token. Read

@@ -10,10 +10,11 @@ from pathlib import Path
 import yaml
 
 from services.api import create_app, live
+from services.api.games import CONTRACTS
 from services.api.schemas import MAX_VERSION
 
 PATH = Path(__file__).resolve().parents[2] / "asyncapi.yaml"
-GAMES = ("Alebrijes", "Alien", "Alakablast", "Abluxxen")
+GAMES = tuple(contract.title for contract in CONTRACTS.values())  # the registered games
 
 
 def _ref(name):

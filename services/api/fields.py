@@ -17,6 +17,9 @@ import unicodedata
 
 from marshmallow import ValidationError, fields, validate
 
+# The fields a game's contract is written with live beside the games (shared/games/schema.py).
+from shared.games.schema import INT64, Alternatives, Count, Flag, Seconds  # noqa: F401
+
 _DIGITS = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]+)?")
 
@@ -51,18 +54,6 @@ class Union(fields.Raw):
         self.union_name = name
         self.members = members  # {tag: marshmallow Schema class}
         self.discriminator = discriminator
-
-
-class Alternatives(fields.Raw):
-    """A value documented as one of a few plain JSON schemas, e.g. a card list that a
-    redacted event shows as a count: `Alternatives({"type": "integer"}, CARDS)`. With
-    `name`, the choice is a component of its own, so a generator names its class
-    once and a client can map it to a type of its own (docs/clients.md)."""
-
-    def __init__(self, *alternatives, name=None, **kwargs):
-        super().__init__(**kwargs)
-        self.alternatives = alternatives
-        self.component = name
 
 
 def union2properties(self, field, **kwargs):
@@ -127,37 +118,6 @@ def seed2properties(self, field, **kwargs):
     return {}
 
 
-class Count(fields.Integer):
-    """A JSON integer: not "3", not 2.5, not true."""
-
-    def __init__(self, **kwargs):
-        super().__init__(strict=True, **kwargs)
-
-
-class Flag(fields.Boolean):
-    """A JSON true or false: not "yes", not 1."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        if not isinstance(value, bool):
-            raise self.make_error("invalid", input=value)
-        return value
-
-
-class Seconds(fields.Float):
-    """A number of seconds: a JSON number, not a string; an integer stays an integer
-    (5, not 5.0); no NaN or infinity."""
-
-    def _validated(self, value):
-        if isinstance(value, str):
-            raise self.make_error("invalid", input=value)
-        return super()._validated(value)
-
-    def _format_num(self, value):
-        if isinstance(value, int):
-            return value
-        return super()._format_num(value)
-
-
 # Control characters (NUL, newlines, escapes...) and lone surrogates: no name shows
 # them, and a lone surrogate cannot even be written as UTF-8.
 _UNPRINTABLE = ("Cc", "Cs")
@@ -177,10 +137,8 @@ class Text(fields.String):
         return text
 
 
-# Java's and Kotlin's `Int`, Swift's `Int32`: generators type an integer without a
-# format as 32 bits, and milliseconds since the epoch (about 1.8e12) overflow them.
+# Java's and Kotlin's `Int`, Swift's `Int32`: an integer without a format is 32 bits.
 INT32_MAX = 2**31 - 1
-INT64 = {"type": "integer", "format": "int64"}
 MOST_SEATS = 8
 
 

@@ -25,13 +25,6 @@ from services.api.play import (
     view_query,
 )
 
-EXAMPLES = {
-    "alebrijes": {"type": "play", "cards": ["G3", "J3"], "ollin": "none"},
-    "alien": {"type": "pass"},
-    "alakablast": {"type": "ask", "card": 2, "informant": 1},
-    "abluxxen": {"type": "play", "cards": ["7", "7"]},
-}
-
 
 def blueprint(contract):
     """The three typed operations of one game."""
@@ -68,7 +61,7 @@ def blueprint(contract):
                     "content": {
                         "application/json": {
                             "schema": {"$ref": f"#/components/schemas/{title}Command"},
-                            "example": EXAMPLES[game],
+                            "example": contract.example,
                         }
                     },
                 },

@@ -3,7 +3,7 @@
 from marshmallow import Schema, fields, validate
 
 from services.api.fields import Text
-from services.api.games.contract import Result
+from shared.games.schema import Result
 from shared.players import names
 
 NAME = validate.Length(min=names.MIN_LENGTH, max=names.MAX_LENGTH)

@@ -19,6 +19,7 @@ from services.api.auth import seat_of
 from services.api.context import deps, refused
 from services.api.errors import ApiError
 from services.api.fields import INT64
+from services.api.games import CONTRACTS
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import OVER, event_as_seen, projected, watcher
 from services.api.schemas import MAX_VERSION
@@ -53,9 +54,9 @@ class EventStream(MethodView):
             "200": {
                 "description": "Server-Sent Events, one per game event: `id: <version>`, "
                 "`event: <type>`, `data: <the event as the caller may see it, JSON>`. "
-                "Each `data` is one member of the game's event union (`AlebrijesEvent`, "
-                "`AlienEvent`, `AlakablastEvent`, `AbluxxenEvent`), the same objects as "
-                "`GET .../events` lists; `: keep-alive` comments come every 15 s.",
+                "Each `data` is one member of the game's event union "
+                f"({', '.join(f'`{c.title}Event`' for c in CONTRACTS.values())}), the same "
+                "objects as `GET .../events` lists; `: keep-alive` comments come every 15 s.",
                 "content": {
                     "text/event-stream": {
                         "schema": {

@@ -15,6 +15,8 @@ A module exposes:
     configure(players, options) -> dict
         Validate and complete the creator's options (defaults filled in); raise
         RuleError("bad_options", ...) when they are not acceptable.
+    check_deck(deck)                refuse (RuleError("bad_options")) a fixed deck that
+                                    is not the game's CARDS in some order
     initial(config) -> state
         config = {"players": int, "seed": str, "deck": list[str] | None,
                   "options": dict (from configure)}. Nothing is dealt yet.

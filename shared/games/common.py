@@ -8,6 +8,7 @@ messages about its cards, and any check that differs from game to game.
 """
 
 from collections import Counter
+from itertools import combinations_with_replacement
 
 from .base import RuleError
 
@@ -159,3 +160,12 @@ def card_list(value, field, codes, hint=""):
             "bad_command", f"unknown card code(s) in {field}: {', '.join(unknown)}{hint}"
         )
     return list(value)
+
+
+def multisets(copies, most):
+    """Every multiset of 0 to `most` codes, each code at most copies[code] times."""
+    codes = sorted(copies)
+    for size in range(most + 1):
+        for pick in combinations_with_replacement(codes, size):
+            if all(n <= copies[c] for c, n in Counter(pick).items()):
+                yield list(pick)

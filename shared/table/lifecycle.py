@@ -85,7 +85,7 @@ def create(game_id, game, seats, options, seed, salt=""):
         "options": configured,
         "turn_seconds": _whole_number(options, "turn_seconds", None),
         "zombie_after": _whole_number(options, "zombie_after", ZOMBIE_AFTER),
-        "takeover_bot": _level(options.get("takeover_bot") or TAKEOVER_BOT, rules.NAME),
+        "takeover_bot": _level(options.get("takeover_bot") or _takeover(rules.NAME), rules.NAME),
         "custom_deck": deck is not None,
         "dealt_by_creator": chosen_seed is not None or deck is not None,
         "seed_sha256": seed_sha256(seed, salt),
@@ -125,6 +125,13 @@ def _whole_number(options, name, default):
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise RuleError("bad_options", f"{name} is a whole number from 1")
     return value
+
+
+def _takeover(game):
+    """The default takeover level of `game`: TAKEOVER_BOT where it plays the game, else
+    `random`, which plays every game (a game without a heuristic of its own)."""
+    level = bots.registry.levels().get(TAKEOVER_BOT)
+    return TAKEOVER_BOT if level is None or game in level.plays else "random"
 
 
 def _level(level, game):

@@ -37,13 +37,13 @@ def run(command, cwd=None, timeout=300):
     return done.stdout
 
 
-def python_client(directory):
-    """openapi-python-client's package for openapi.yaml, imported as `tablestream_client`."""
-    target = directory / "tablestream_client"
-    run([str(BIN / "openapi-python-client"), "generate", "--path", str(SPEC),
+def python_client(directory, spec=SPEC, name="tablestream_client"):
+    """openapi-python-client's package for `spec` (openapi.yaml), imported as `name`."""
+    target = directory / name
+    run([str(BIN / "openapi-python-client"), "generate", "--path", str(spec),
          "--output-path", str(target), "--meta", "none"])  # fmt: skip
     sys.path.insert(0, str(directory))
-    return importlib.import_module("tablestream_client")
+    return importlib.import_module(name)
 
 
 def generator_models(directory):

@@ -13,56 +13,53 @@ Alebrijes and `pass` in Alien stay apart.
 from marshmallow import Schema, fields, validate
 
 from services.api.fields import MOST_SEATS, Seed, Union
+from services.api.games.options import TableOptions
 from services.api.seat_specs import SeatSpec
 from shared import games, table
+from shared.games.schema import Event, Result, seats, tag  # noqa: F401 (the games' own)
 
 
-def tag(value, description=None):
-    """A one-valued string: a union member's discriminator."""
-    metadata = {"description": description} if description else {}
-    return fields.String(required=True, validate=validate.OneOf([value]), metadata=metadata)
+def _in_force(field):
+    """An option's field as a table's options in force show it: its JSON type only (the
+    checks of a new table's body do not apply to what the table holds)."""
+    for kind in (fields.Boolean, fields.Integer, fields.Float, fields.String):
+        if isinstance(field, kind):
+            return kind
+    raise TypeError(f"an option of type {type(field).__name__} is not supported")
 
 
-def seats(**kwargs):
-    return fields.List(fields.Integer(), **kwargs)
+def _games_options():
+    """{option: field} of every registered game's own options (its contract's OPTIONS),
+    each described by the games that have it ("Alebrijes.")."""
+    owners = {}
+    for name in games.NAMES:
+        for option, field in games.part(name, "contract").OPTIONS().fields.items():
+            # Not `variant` (in force as the option it switches on), nor what a game
+            # restates of every game's options (its `deck`, say).
+            if option != "variant" and option not in TableOptions().fields:
+                owners.setdefault(option, (_in_force(field), []))[1].append(name.capitalize())
+    return {
+        option: kind(metadata={"description": f"{', '.join(titles)}."})
+        for option, (kind, titles) in owners.items()
+    }
 
 
-class Result(Schema):
-    """A finished game's result. Every game gives `winners` (several: a shared victory)
-    and `scores`; the rest is the game's own."""
-
-    winners = seats(required=True)
-    scores = fields.List(fields.Integer(), required=True)
-    reason = fields.String(
-        metadata={
-            "description": "Alakablast: gem_target, shared_victory; Abluxxen: hand_empty, "
-            "supply_empty."
-        }
-    )
-    rounds_won = fields.List(fields.Integer(), metadata={"description": "Alebrijes."})
-    round_scores = fields.List(
-        fields.List(fields.Integer()),
-        metadata={"description": "Alebrijes: minus points per round, per seat."},
-    )
-    prisons = fields.List(
-        fields.List(fields.String()), metadata={"description": "Alien: each seat's prison."}
-    )
-
-
-class OptionsInForce(Schema):
-    """A game's options as configured (each game has some of these)."""
-
-    rounds = fields.Integer(metadata={"description": "Alebrijes."})
-    one_turn = fields.Boolean(metadata={"description": "Alebrijes."})
-    stack_seconds = fields.Float(metadata={"description": "Alien."})
-    no_math = fields.Boolean(metadata={"description": "Alien."})
-    published = fields.Boolean(metadata={"description": "Abluxxen."})
-    turn_seconds = fields.Integer(allow_none=True)
-    zombie_after = fields.Integer()
-    takeover_bot = fields.String(
-        validate=validate.OneOf(table.BOTS),
-        metadata={"description": "The bot level that plays a timed-out or resigned seat."},
-    )
+# A game's options as configured: those of each game (each has some of these, derived
+# from the games' contracts), then every game's.
+OptionsInForce = type(
+    "OptionsInForce",
+    (Schema,),
+    {
+        "__doc__": "A game's options as configured (each game has some of these).",
+        **_games_options(),
+        "turn_seconds": fields.Integer(allow_none=True),
+        "zombie_after": fields.Integer(),
+        "takeover_bot": fields.String(
+            validate=validate.OneOf(table.BOTS),
+            metadata={"description": "The bot level that plays a timed-out or resigned seat."},
+        ),
+    },
+)
 
 
 class SeatRecord(Schema):
@@ -98,11 +95,6 @@ class SeatRecord(Schema):
 
 
 # --- lifecycle events: the same in every game's log
-
-
-class Event(Schema):
-    version = fields.Integer(required=True)
-    at = fields.Integer(required=True, metadata={"description": "Append time, ms since the epoch."})
 
 
 class ForkedFrom(Schema):
@@ -335,14 +327,17 @@ class ViewBase(Summary):
 
 
 class Contract:
-    """The typed components of one game. `name` is the game's wire name."""
+    """The typed components of one game. `name` is the game's wire name; `example`
+    the command its typed commands route shows."""
 
-    def __init__(self, name, commands, state, events, options):
+    def __init__(self, name, commands, state, events, options, example):
         title = name.capitalize()
         self.name = name
         self.title = title
         self.commands = commands
+        self.state = state
         self.options = options
+        self.example = example
         self.create = type(
             f"Create{title}Game",
             (Schema,),

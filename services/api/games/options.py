@@ -1,5 +1,6 @@
-"""The options a new table takes: those of every game (`TableOptions`), which each
-game's schema (`XTableOptions`, in the game's module) extends with its own."""
+"""The options a new table takes: those of every game (`TableOptions`), to which each
+game's contract adds its own (`OPTIONS`, in `<game package>.contract`): `table_options`
+makes the game's `XTableOptions`."""
 
 from marshmallow import Schema, fields, validate
 
@@ -7,20 +8,6 @@ from services.api.fields import Count, Flag, Seed
 from services.api.seat_specs import LEVEL
 from services.api.webhook_schemas import WebhookSpec
 from shared import table
-
-
-def variant(game_options):
-    """`variant`: the name of one of the game's on/off options, switched on. Documented
-    as their enum; an unknown name is the rules' refusal (bad_options)."""
-    switches = [name for name, default in game_options.items() if default is False]
-    return fields.String(
-        allow_none=True,
-        validate=validate.Length(max=40),
-        metadata={
-            "enum": [*switches, None],
-            "description": "Switches on one of the game's on/off options by name.",
-        },
-    )
 
 
 class TableOptions(Schema):
@@ -80,3 +67,11 @@ class TableOptions(Schema):
             "see (every seat's your_turn, the start, the end...). See docs/webhooks.md."
         },
     )
+
+
+def table_options(own):
+    """`XTableOptions`: the options of every game, then the game's own (`own`, a Schema
+    named `XTableOptions`)."""
+    # Bases in this order: marshmallow collects fields base-most first, so every game's
+    # come first, then the game's own, as a subclass would have them.
+    return type(own.__name__, (own, TableOptions), {"__doc__": own.__doc__})

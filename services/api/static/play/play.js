@@ -9,6 +9,7 @@ import { api, command, events, offered } from "./api.js";
 import { el } from "./cards.js";
 import { countdown } from "./countdown.js";
 import { follow } from "./live.js";
+import { forGame } from "./generic.js";
 import { logItem, serviceLine } from "./log.js";
 import * as players from "./players.js";
 
@@ -22,8 +23,10 @@ const table = { kind: null, id: null, token: null, seat: 0, view: null, logged: 
   selected: new Set(), choice: {}, basis: null, busy: false, game: null, rematch: null };
 let replay = { steps: [], version: 0, answer: null };
 
+// A game without a table module of its own (games/<game>.js: a game added by its
+// package alone) gets the plain one of generic.js.
 async function gameModule(kind) {
-  modules[kind] ??= await import(`./games/${kind}.js`);
+  modules[kind] ??= await import(`./games/${kind}.js`).catch(() => forGame(kind));
   return modules[kind];
 }
 

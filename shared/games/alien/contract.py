@@ -1,14 +1,23 @@
-"""Alien: command and view-state schemas. Rules: docs/rules/alien.md."""
+"""Alien's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/alien.md."""
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from services.api.fields import INT64, Alternatives, Flag, Seconds
-from services.api.games.common import Command, command_type
-from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions, variant
 from shared.games import alien
 from shared.games.alien import facts
 from shared.games.alien.facts import OPTIONS as RULES_OPTIONS
+from shared.games.schema import (
+    INT64,
+    Alternatives,
+    Command,
+    Event,
+    Flag,
+    Seconds,
+    command_type,
+    tag,
+    variant,
+)
 
 CLUE = validate.OneOf(facts.CLUE_CARDS)
 CAPTURED = validate.OneOf(facts.CAPTURED_CARDS)
@@ -309,7 +318,7 @@ EVENTS = {
 }
 
 
-class AlienTableOptions(TableOptions):
+class AlienTableOptions(Schema):
     variant = variant(RULES_OPTIONS)
     stack_seconds = Seconds(
         validate=validate.Range(min=1, max=60),
@@ -321,4 +330,5 @@ class AlienTableOptions(TableOptions):
     no_math = Flag(metadata={"description": "No sum or difference captures (a variant)."})
 
 
-CONTRACT = Contract("alien", COMMANDS, AlienState, EVENTS, AlienTableOptions)
+STATE, OPTIONS = AlienState, AlienTableOptions
+EXAMPLE = {"type": "pass"}

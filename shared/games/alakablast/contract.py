@@ -1,13 +1,12 @@
-"""Alakablast: command and view-state schemas. Rules: docs/rules/alakablast.md."""
+"""Alakablast's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/alakablast.md."""
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from services.api.fields import INT64, Alternatives
-from services.api.games.common import Command, command_type
-from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions
 from shared.games import alakablast
 from shared.games.alakablast import cards
+from shared.games.schema import INT64, Alternatives, Command, Event, command_type, tag
 
 SPELL = validate.OneOf(sorted(set(alakablast.CARDS)))
 DIMENSION = validate.OneOf(list(cards.DIMENSIONS))
@@ -323,8 +322,9 @@ EVENTS = {
 }
 
 
-class AlakablastTableOptions(TableOptions):
+class AlakablastTableOptions(Schema):
     """Alakablast has no options of its own."""
 
 
-CONTRACT = Contract("alakablast", COMMANDS, AlakablastState, EVENTS, AlakablastTableOptions)
+STATE, OPTIONS = AlakablastState, AlakablastTableOptions
+EXAMPLE = {"type": "ask", "card": 2, "informant": 1}

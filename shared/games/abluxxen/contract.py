@@ -1,14 +1,13 @@
-"""Abluxxen: command and view-state schemas. Rules: docs/rules/abluxxen.md."""
+"""Abluxxen's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/abluxxen.md."""
 
 from marshmallow import Schema, fields, validate
 
-from services.api.fields import Flag
-from services.api.games.common import Command, command_type
-from services.api.games.contract import Contract, Event, tag
-from services.api.games.options import TableOptions, variant
 from shared.games import abluxxen
 from shared.games.abluxxen.commands import CHOICES
 from shared.games.abluxxen.facts import OPTIONS as RULES_OPTIONS
+from shared.games.schema import Command, Event, Flag, command_type, tag, variant
 
 # A pattern, not an enum: openapi-generator's Python models cannot check an enum inside
 # a list of lists (hands), and every code matching it is a card.
@@ -279,9 +278,10 @@ EVENTS = {
 }
 
 
-class AbluxxenTableOptions(TableOptions):
+class AbluxxenTableOptions(Schema):
     variant = variant(RULES_OPTIONS)
     published = Flag(metadata={"description": "Play the published rules, not the rulebook's."})
 
 
-CONTRACT = Contract("abluxxen", COMMANDS, AbluxxenState, EVENTS, AbluxxenTableOptions)
+STATE, OPTIONS = AbluxxenState, AbluxxenTableOptions
+EXAMPLE = {"type": "play", "cards": ["7", "7"]}

@@ -1,12 +1,11 @@
-"""Alebrijes: command and view-state schemas. Rules: docs/rules/alebrijes.md."""
+"""Alebrijes's API contract (shared/games/schema.py): its commands, the state of its views,
+its events and options, from which services/api/games builds its typed routes and
+components. Rules: docs/rules/alebrijes.md."""
 
 from marshmallow import Schema, fields, validate
 
-from services.api.fields import Count, Flag
-from services.api.games.common import Command, command_type
-from services.api.games.contract import Contract, Event, Result, tag
-from services.api.games.options import TableOptions, variant
 from shared.games.alebrijes.options import OPTIONS as RULES_OPTIONS
+from shared.games.schema import Command, Count, Event, Flag, Result, command_type, tag, variant
 
 # A pattern, not an enum: generators turn enum values into names, and `B1` and `B1*`
 # would both become `B1`.
@@ -192,7 +191,7 @@ EVENTS = {
 }
 
 
-class AlebrijesTableOptions(TableOptions):
+class AlebrijesTableOptions(Schema):
     variant = variant(RULES_OPTIONS)
     rounds = Count(
         validate=validate.Range(min=1, max=20),
@@ -201,4 +200,5 @@ class AlebrijesTableOptions(TableOptions):
     one_turn = Flag(metadata={"description": "Each trick is one lap (the rulebook's variant)."})
 
 
-CONTRACT = Contract("alebrijes", COMMANDS, AlebrijesState, EVENTS, AlebrijesTableOptions)
+STATE, OPTIONS = AlebrijesState, AlebrijesTableOptions
+EXAMPLE = {"type": "play", "cards": ["G3", "J3"], "ollin": "none"}
