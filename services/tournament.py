@@ -11,7 +11,17 @@ Seats rotate from game to game (game i puts level k in seat (k + i) mod n), so n
 keeps the first seat. Per game it prints each level's win share (a shared victory
 counts 1/len(winners)) with a 95% Wilson interval, the fair share (1/players), the mean
 score, the time of its decisions (p50, p99), and (when every seat is a different level)
-its rating on the players' scale (shared.ratings) with a bootstrap 95% interval.
+its rating on the players' scale (shared.ratings) with a bootstrap 95% interval; then
+whether the built-in levels rate in their order of strength (ismcts > greedy > random)
+and whether each one's interval lies above the next weaker one's.
+
+`--write-calibration FILE` writes those ratings as the bots' calibration table
+(shared/bots/calibration.py: what matchmaking's bot fill reads), replacing the games
+played and keeping the others; `--from-json FILE` prints (and with
+--write-calibration, writes) a saved run's tables again without playing:
+
+    python -m services.tournament --from-json results.json \
+        --write-calibration shared/bots/calibration.json
 
 Alien's reflexes are simulated simply: after each command, every bot whose `react`
 returns a command sends it, the quickest `reaction_seconds` first (ties in a random
@@ -21,9 +31,13 @@ bot's think time never makes it late.
 """
 
 import argparse
+import datetime
+import itertools
 import json
 import math
+import os
 import random
+import shlex
 import sys
 import time
 from multiprocessing import get_context
@@ -250,13 +264,41 @@ def summarise(game, levels, outcomes, seed="1"):
             "rating": rated.get(level, {}).get("rating"),
             "rating_ci95": rated.get(level, {}).get("ci95"),
         }
-    return {
+    summary = {
         "game": game,
         "players": players,
         "games": len(outcomes),
         "unfinished": len(outcomes) - len(finished),
         "levels": by_level,
     }
+    summary["order"] = order(summary)
+    return summary
+
+
+def order(summary):
+    """Whether the built-in levels of a summary rate in their order of strength
+    (bots.LEVELS, weakest first): {"expected": strongest first, "holds": every rating
+    above the next weaker one's, "apart": [[stronger, weaker, its interval's low end
+    above the weaker's high end]]}; None with fewer than two rated built-in levels."""
+    rows = summary["levels"]
+    ranked = [lv for lv in reversed(bots.LEVELS) if (rows.get(lv) or {}).get("rating") is not None]
+    if len(ranked) < 2:
+        return None
+    pairs = list(itertools.pairwise(ranked))
+    return {
+        "expected": ranked,
+        "holds": all(rows[a]["rating"] > rows[b]["rating"] for a, b in pairs),
+        "apart": [[a, b, rows[a]["rating_ci95"][0] > rows[b]["rating_ci95"][1]] for a, b in pairs],
+    }
+
+
+def order_text(found):
+    """One line: is the order of strength met, are the intervals apart."""
+    if found is None:
+        return "order: - (fewer than two rated built-in levels)"
+    expected = " > ".join(found["expected"])
+    apart = ", ".join(f"{a}/{b} {'yes' if ok else 'no'}" for a, b, ok in found["apart"])
+    return f"order {expected}: {'yes' if found['holds'] else 'NO'}; intervals apart: {apart}"
 
 
 def _ms(seconds):
@@ -283,6 +325,7 @@ def table_text(summary):
             f" {score:>10} {_num(row['p50_ms']):>8} {_num(row['p99_ms']):>8}"
             f" {_rating(row):>6} {_rating_ci(row):>13}"
         )
+    lines.append(order_text(order(summary)))
     return "\n".join(lines)
 
 
@@ -354,6 +397,17 @@ def parse(argv):
     )
     parser.add_argument("--rounds", type=int, default=1, help="Alebrijes: rounds a game (1)")
     parser.add_argument("--json", metavar="FILE", help="also write the summaries as JSON here")
+    parser.add_argument(
+        "--write-calibration",
+        metavar="FILE",
+        help="write the levels' ratings as the bots' calibration table here (its games"
+        " replaced, the others kept): shared/bots/calibration.json is matchmaking's",
+    )
+    parser.add_argument(
+        "--from-json",
+        metavar="FILE",
+        help="play nothing: print (and --write-calibration) a saved run's --json again",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     args.game = [g.strip() for g in args.game.split(",") if g.strip()]
@@ -378,25 +432,96 @@ def parse(argv):
 
 
 def play(argv=None):
-    """Run a tournament from command-line arguments: prints one table a game (and
-    writes them as JSON with --json), returns the summaries."""
+    """Run a tournament from command-line arguments (or read a saved one, --from-json):
+    prints one table a game (and writes them as JSON with --json, the calibration with
+    --write-calibration), returns the summaries."""
     args = parse(argv)
-    summaries = run(
-        args.game,
-        args.levels,
-        args.games,
-        args.seed,
-        args.jobs,
-        args.think_ms,
-        args.rounds,
-        progress=not args.quiet,
-    )
+    if args.from_json:
+        with open(args.from_json) as saved:
+            found = json.load(saved)
+        run_args = parse(found["arguments"])
+        summaries, arguments = found["summaries"], found["arguments"]
+        # A run saved before runs recorded their date: the file's time, its end.
+        mtime = os.path.getmtime(args.from_json)
+        date = found.get("date") or _utc(datetime.datetime.fromtimestamp(mtime, datetime.UTC))
+        load = found.get("load")
+    else:
+        run_args, arguments = args, sys.argv[1:] if argv is None else list(argv)
+        before = _load_average()
+        summaries = run(
+            args.game,
+            args.levels,
+            args.games,
+            args.seed,
+            args.jobs,
+            args.think_ms,
+            args.rounds,
+            progress=not args.quiet,
+        )
+        date, load = _utc(datetime.datetime.now(datetime.UTC)), [before, _load_average()]
     print("\n\n".join(table_text(s) for s in summaries))
-    if args.json:
-        arguments = sys.argv[1:] if argv is None else list(argv)
+    if args.json and not args.from_json:
         with open(args.json, "w") as out:
-            json.dump({"arguments": arguments, "summaries": summaries}, out, indent=2)
+            saved = {"arguments": arguments, "date": date, "load": load, "summaries": summaries}
+            json.dump(saved, out, indent=2)
+    if args.write_calibration:
+        command = shlex.join(["python", "-m", "services.tournament", *arguments])
+        entries = {}
+        for summary in summaries:
+            entry = calibration_entry(summary, run_args, date, load, command)
+            if entry is None:
+                print(f"{summary['game']}: no level rated, not calibrated", file=sys.stderr)
+            else:
+                entries[summary["game"]] = entry
+        write_calibration(args.write_calibration, entries)
     return summaries
+
+
+def calibration_entry(summary, run_args, date, load, command):
+    """One game's entry of the calibration table (shared/bots/calibration.py) from its
+    summary and the run's arguments; None when no level was rated."""
+    levels = {
+        level: {"rating": row["rating"], "ci95": row["rating_ci95"]}
+        for level, row in summary["levels"].items()
+        if row["rating"] is not None
+    }
+    if not levels:
+        return None
+    return {
+        "levels": levels,
+        "order": order(summary),
+        "players": summary["players"],
+        "games": summary["games"],
+        "unfinished": summary["unfinished"],
+        "think_ms": run_args.think_ms,
+        "seed": run_args.seed,
+        "date": date,
+        "load": load,
+        "command": command,
+    }
+
+
+def write_calibration(path, entries):
+    """Write the calibration table at `path`: its games in `entries` replaced, the
+    others kept (calibration.merged)."""
+    from shared.bots import calibration
+
+    try:
+        with open(path) as old:
+            table = json.load(old)
+    except FileNotFoundError:
+        table = None
+    with open(path, "w") as out:
+        json.dump(calibration.merged(table, entries), out, indent=2)
+        out.write("\n")
+
+
+def _utc(moment):
+    return moment.strftime("%Y-%m-%dT%H:%MZ")
+
+
+def _load_average():
+    return round(os.getloadavg()[0], 2)
 
 
 def main(argv=None):

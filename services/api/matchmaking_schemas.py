@@ -53,8 +53,9 @@ class Bots(Schema):
         validate=LEVEL,
         allow_none=True,
         metadata={
-            "description": "The bots' level (random, greedy, ismcts...); none: chosen by "
-            "the player's rating (greedy, or ismcts from a rating of 1300)."
+            "description": "The bots' level (random, greedy, ismcts...); none: the level "
+            "whose calibrated rating of the game (docs/bots.md) is nearest the mean rating "
+            "of the table's players (an unrated player counts as 1000)."
         },
     )
 

@@ -112,6 +112,8 @@ class Matchmaker:
         except Gone:
             metrics.claim_lost()
             return False
+        if group.bots:
+            log.info("quick match %s: bots %s (%s)", game_id, ",".join(group.bots), group.reason)
         self.open_game(queue_id, game_id, spec)
         waited = [(now - d["opened_at"]) / 1000 for d in group.tickets]
         metrics.tickets_matched(first["game"], queue_id, waited, bool(group.bots))

@@ -19,25 +19,34 @@ The rules, in order:
    in case more come.
 5. Bots: when the anchor asked for `bots` and has waited `after_seconds`, its group
    (of the members that accept bots too) is completed to the smallest count with bots,
-   at the anchor's level, or by its rating when it named none.
+   at the anchor's level; when it named none, at the level whose calibrated rating of
+   the game (shared/bots/calibration.py, the tournament's table) is nearest the mean
+   rating of the group's players, an unrated player counting as a new player's 1000.
 """
 
 from dataclasses import dataclass, field
+
+from shared.bots import calibration
+from shared.ratings.fold import DISPLAY_BASE
 
 RATING_WINDOW_START = 50
 RATING_WINDOW_GROWTH = 10  # points a second of waiting
 RATING_WINDOW_MAX = 1000
 ABANDONER_SECONDS = 10
 GATHER_SECONDS = 5
-STRONG_RATING = 1300  # the anchor's rating from which its bots are the search bot
+# An unrated player's rating where the bots' level is chosen: a new player's displayed
+# rating (mu - 3 sigma = 0 for openskill's prior).
+NEW_PLAYER_RATING = DISPLAY_BASE
 
 
 @dataclass
 class Group:
-    """Tickets that make one table, and the levels of the bots that fill it."""
+    """Tickets that make one table, the levels of the bots that fill it and why that
+    level (`bot_level`'s reason; None without bots)."""
 
     tickets: list
     bots: list = field(default_factory=list)
+    reason: str | None = None
 
 
 def window(waited_seconds):
@@ -45,14 +54,20 @@ def window(waited_seconds):
     return min(RATING_WINDOW_MAX, RATING_WINDOW_START + RATING_WINDOW_GROWTH * waited_seconds)
 
 
-def bot_level(anchor):
-    """The level of the bots completing the anchor's group: its own choice, else by
-    its rating (greedy for the unrated and most players, ismcts for strong ones)."""
+def group_rating(group):
+    """The mean rating of a group's players, an unrated one as NEW_PLAYER_RATING."""
+    found = [NEW_PLAYER_RATING if t.get("rating") is None else t["rating"] for t in group]
+    return sum(found) / len(found)
+
+
+def bot_level(anchor, group, table):
+    """(level, reason) of the bots completing the anchor's group: the anchor's own
+    choice, else the level of the calibration `table` nearest the group's mean rating
+    (calibration.nearest; greedy for a game the table lacks)."""
     chosen = (anchor.get("bots") or {}).get("level")
     if chosen:
-        return chosen
-    rating = anchor.get("rating")
-    return "ismcts" if rating is not None and rating >= STRONG_RATING else "greedy"
+        return chosen, "the ticket's level"
+    return calibration.nearest(table, anchor["game"], group_rating(group))
 
 
 def _close(anchor, other, waited):
@@ -61,9 +76,10 @@ def _close(anchor, other, waited):
     return abs(anchor["rating"] - other["rating"]) <= window(waited)
 
 
-def groups(tickets, now_ms):
+def groups(tickets, now_ms, table=None):
     """The groups to seat now, from the waiting tickets of one queue (module
-    docstring); each ticket is in at most one group."""
+    docstring); each ticket is in at most one group. `table`: the bots' calibration
+    (default: the one shipped, calibration.load())."""
     waiting = sorted(tickets, key=lambda t: (t["opened_at"], t["id"]))
     taken = set()
     found = []
@@ -93,7 +109,8 @@ def groups(tickets, now_ms):
         elif _bots_due(anchor, now_ms):
             group = [t for t in group if t["bots"]]
             low, _ = _counts(group)
-            found.append(Group(group, [bot_level(anchor)] * (low - len(group))))
+            level, reason = bot_level(anchor, group, calibration.load() if table is None else table)
+            found.append(Group(group, [level] * (low - len(group)), reason))
         else:
             continue
         taken.update(t["id"] for t in found[-1].tickets)

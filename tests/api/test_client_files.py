@@ -36,7 +36,7 @@ def test_the_client_calls_only_documented_paths():
 
 def test_the_client_files_are_package_data():
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    (globs,) = config["tool"]["setuptools"]["package-data"].values()
+    globs = config["tool"]["setuptools"]["package-data"]["services.api"]
     shipped = {
         p.relative_to(play_client.FILES.parents[1]).as_posix()
         for p in [*play_client.FILES.rglob("*"), play_client.STATIC / "favicon.ico"]

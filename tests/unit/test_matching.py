@@ -1,5 +1,8 @@
 """The matching rules (shared/matchmaking/matching.py), pure: who is seated with whom."""
 
+import tomllib
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +15,7 @@ NOW = 1_000_000_000
 def ticket(n, waited, players=(2, 2), rating=None, abandoner=False, bots=None, player=None):
     return {
         "id": f"t{n}",
+        "game": "alien",
         "player": player or f"p{n}",
         "opened_at": NOW - int(waited * 1000),
         "players": list(players),
@@ -73,16 +77,94 @@ def test_abandoners_match_among_themselves_first():
     assert seated(groups(lonely, NOW)) == [["t1", "t2"]]
 
 
+# A calibration table as the tournament writes it (shared/bots/calibration.py).
+TABLE = {
+    "games": {
+        "alien": {
+            "levels": {
+                "ismcts": {"rating": 1600, "ci95": [1500, 1700]},
+                "greedy": {"rating": 1400, "ci95": [1300, 1500]},
+                "random": {"rating": 800, "ci95": [700, 900]},
+            }
+        }
+    }
+}
+
+
 def test_bots_complete_a_short_table_once_the_anchor_waited_long_enough():
     bots = {"after_seconds": 30, "level": None}
-    assert groups([ticket(1, 29, (3, 4), bots=bots)], NOW) == []
-    (group,) = groups([ticket(1, 30, (3, 4), bots=bots), ticket(2, 1, (3, 4))], NOW)
+    assert groups([ticket(1, 29, (3, 4), bots=bots)], NOW, TABLE) == []
+    (group,) = groups([ticket(1, 30, (3, 4), bots=bots), ticket(2, 1, (3, 4))], NOW, TABLE)
     assert [t["id"] for t in group.tickets] == ["t1"]  # t2 asked for no bots
-    assert group.bots == ["greedy", "greedy"]
-    strong = groups([ticket(1, 30, bots=bots, rating=1400)], NOW)[0]
-    assert strong.bots == ["ismcts"]
-    chosen = groups([ticket(1, 30, bots={"after_seconds": 30, "level": "random"})], NOW)[0]
-    assert chosen.bots == ["random"]
+    assert len(group.bots) == 2 and len(set(group.bots)) == 1
+    chosen = groups([ticket(1, 30, bots={"after_seconds": 30, "level": "random"})], NOW, TABLE)
+    assert chosen[0].bots == ["random"] and chosen[0].reason == "the ticket's level"
+
+
+def fill(*ratings, game="alien", table=TABLE):
+    """(level, reason) of the bots completing a table of four for players with these
+    ratings (None: unrated), the first the anchor; all waited long enough that any two
+    ratings match (window: 1000)."""
+    bots = {"after_seconds": 0, "level": None}
+    tickets = [
+        {**ticket(i, 100 - i, (4, 4), rating=r, bots=bots), "game": game}
+        for i, r in enumerate(ratings)
+    ]
+    (group,) = groups(tickets, NOW, table)
+    assert len(group.bots) == 4 - len(ratings) and len(set(group.bots)) == 1
+    return group.bots[0], group.reason
+
+
+def test_the_bots_are_the_calibrated_level_nearest_the_groups_mean_rating():
+    assert fill(700, 900) == ("random", "random (800): the calibrated level of alien nearest 800")
+    assert fill(1350, 1500)[0] == "greedy"
+    assert fill(1900, 2300)[0] == "ismcts"  # above every level: the strongest
+    assert fill(3000)[0] == "ismcts"
+    # The group's mean, not the anchor's rating: the anchor at 900, two at 1850 (mean 1533).
+    assert fill(900, 1850, 1850)[0] == "ismcts"
+    assert fill(1850, 900, 900)[0] == "greedy"  # mean 1217: greedy 183 away, random 417
+
+
+def test_an_unrated_player_counts_as_a_new_players_rating():
+    assert matching.NEW_PLAYER_RATING == 1000  # what a new player's leaderboard shows
+    assert fill(None)[0] == "random"  # 1000: random 200 away, greedy 400
+    assert fill(None, 1800)[0] == "greedy"  # mean 1400
+    assert matching.group_rating([ticket(1, 0), ticket(2, 0, rating=1600)]) == 1300
+
+
+def test_a_tie_between_two_levels_goes_to_the_weaker():
+    assert fill(1500) == ("greedy", "greedy (1400): the calibrated level of alien nearest 1500")
+    assert fill(1100)[0] == "random"  # 300 from random (800) and from greedy (1400)
+
+
+def test_a_game_missing_from_the_table_gets_greedy_with_the_reason():
+    assert fill(2500, game="abluxxen") == ("greedy", "no calibration of abluxxen: greedy")
+    assert fill(2500, table={}) == ("greedy", "no calibration of alien: greedy")
+    unrated = {"games": {"alien": {"levels": {"ismcts": {"rating": None, "ci95": None}}}}}
+    assert fill(2500, table=unrated)[0] == "greedy"
+
+
+def test_the_shipped_calibration_has_every_game_at_the_default_budget():
+    """shared/bots/calibration.json, what the matchmaker reads when given no table:
+    written by the tournament (docs/bots.md), at the budget the bots play with."""
+    from shared import bots, games
+    from shared.bots import calibration
+
+    shipped = calibration.load()
+    config = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert calibration.FILE in config["tool"]["setuptools"]["package-data"]["shared.bots"]
+    assert sorted(shipped["games"]) == sorted(games.NAMES)
+    for game, entry in shipped["games"].items():
+        assert entry["think_ms"] == bots.THINK_MS, game
+        assert set(entry["levels"]) == set(bots.LEVELS), game
+        assert entry["command"].startswith("python -m services.tournament"), game
+        for row in entry["levels"].values():
+            assert row["ci95"][0] <= row["rating"] <= row["ci95"][1], game
+    alien = shipped["games"]["alien"]["levels"]
+    strongest = max(alien, key=lambda level: alien[level]["rating"])
+    assert calibration.nearest(shipped, "alien", 10_000)[0] == strongest
+    (group,) = groups([ticket(1, 30, bots={"after_seconds": 0, "level": None})], NOW)
+    assert group.bots and group.reason.endswith("of alien nearest 1000")
 
 
 def test_one_player_is_never_seated_twice_at_one_table():

@@ -128,3 +128,46 @@ def test_a_level_twice_at_the_table_is_not_rated():
         ["--game", "alien", "--levels", "greedy,random,random", "--games", "2", "--quiet"]
     )
     assert all(row["rating"] is None for row in summary["levels"].values())
+
+
+def rows(**levels):
+    """A summary's levels: {level: (rating, [low, high])}."""
+    return {"levels": {lv: {"rating": r, "rating_ci95": ci} for lv, (r, ci) in levels.items()}}
+
+
+def test_the_order_of_strength_and_whether_the_intervals_are_apart():
+    ordered = rows(
+        random=(500, [400, 600]), ismcts=(1500, [1300, 1700]), greedy=(1250, [1100, 1400])
+    )
+    found = tournament.order(ordered)
+    assert found["expected"] == ["ismcts", "greedy", "random"] and found["holds"]
+    assert found["apart"] == [["ismcts", "greedy", False], ["greedy", "random", True]]
+    assert "order ismcts > greedy > random: yes" in tournament.order_text(found)
+    swapped = rows(ismcts=(1200, [1100, 1300]), greedy=(1250, [1100, 1400]))
+    assert tournament.order(swapped)["holds"] is False
+    assert "greedy: NO" in tournament.order_text(tournament.order(swapped))
+    # A plugin level has no known place; one rated built-in level has no order.
+    assert tournament.order(rows(greedy=(1000, [900, 1100]), mybot=(900, [800, 1000]))) is None
+
+
+def test_a_run_writes_the_calibration_table_and_a_saved_run_writes_the_same(tmp_path, capsys):
+    saved, table = tmp_path / "run.json", tmp_path / "calibration.json"
+    kept = {"levels": {"greedy": {"rating": 1, "ci95": [0, 2]}}, "think_ms": 300}
+    table.write_text(json.dumps({"games": {"abluxxen": kept}}))
+    argv = ["--game", "alien", "--levels", "greedy,random", "--games", "6", "--quiet"]
+    (summary,) = tournament.play([*argv, "--json", str(saved), "--write-calibration", str(table)])
+    written = json.loads(table.read_text())
+    assert written["games"]["abluxxen"] == kept  # a game not played is kept
+    alien = written["games"]["alien"]
+    for level in ("greedy", "random"):
+        row = summary["levels"][level]
+        assert alien["levels"][level] == {"rating": row["rating"], "ci95": row["rating_ci95"]}
+    assert alien["order"] == summary["order"] and alien["order"]["expected"] == ["greedy", "random"]
+    assert (alien["games"], alien["players"], alien["think_ms"], alien["seed"]) == (6, 2, 300, "1")
+    assert alien["command"].startswith("python -m services.tournament --game alien")
+    assert len(alien["load"]) == 2 and alien["date"].endswith("Z")
+    assert "order greedy > random" in capsys.readouterr().out
+    again = tmp_path / "again.json"
+    tournament.play(["--from-json", str(saved), "--write-calibration", str(again)])
+    assert json.loads(again.read_text())["games"]["alien"] == alien
+    assert "order greedy > random" in capsys.readouterr().out
