@@ -55,7 +55,7 @@ class Bots(Schema):
         metadata={
             "description": "The bots' level (random, greedy, ismcts...); none: the level "
             "whose calibrated rating of the game (docs/bots.md) is nearest the mean rating "
-            "of the table's players (an unrated player counts as 1000)."
+            "of the table's rated players; greedy when none has a rating."
         },
     )
 

@@ -21,22 +21,22 @@ The rules, in order:
    (of the members that accept bots too) is completed to the smallest count with bots,
    at the anchor's level; when it named none, at the level whose calibrated rating of
    the game (shared/bots/calibration.py, the tournament's table) is nearest the mean
-   rating of the group's players, an unrated player counting as a new player's 1000.
+   rating of the group's rated players; a group with none gets UNRATED_LEVEL, the
+   level docs/bots.md gives a beginner. (Not a new player's displayed 1000: the bots'
+   ratings come from games among themselves, and every one sits far above a newcomer's
+   cautious mu - 3 sigma, so 1000 would always seat `random`, which teaches nothing.)
 """
 
 from dataclasses import dataclass, field
 
 from shared.bots import calibration
-from shared.ratings.fold import DISPLAY_BASE
 
 RATING_WINDOW_START = 50
 RATING_WINDOW_GROWTH = 10  # points a second of waiting
 RATING_WINDOW_MAX = 1000
 ABANDONER_SECONDS = 10
 GATHER_SECONDS = 5
-# An unrated player's rating where the bots' level is chosen: a new player's displayed
-# rating (mu - 3 sigma = 0 for openskill's prior).
-NEW_PLAYER_RATING = DISPLAY_BASE
+UNRATED_LEVEL = "greedy"  # the bots of a group whose players have no rating yet
 
 
 @dataclass
@@ -55,19 +55,23 @@ def window(waited_seconds):
 
 
 def group_rating(group):
-    """The mean rating of a group's players, an unrated one as NEW_PLAYER_RATING."""
-    found = [NEW_PLAYER_RATING if t.get("rating") is None else t["rating"] for t in group]
-    return sum(found) / len(found)
+    """The mean rating of a group's rated players; None when none has a rating."""
+    found = [t["rating"] for t in group if t.get("rating") is not None]
+    return sum(found) / len(found) if found else None
 
 
 def bot_level(anchor, group, table):
     """(level, reason) of the bots completing the anchor's group: the anchor's own
     choice, else the level of the calibration `table` nearest the group's mean rating
-    (calibration.nearest; greedy for a game the table lacks)."""
+    (calibration.nearest; greedy for a game the table lacks), else, with no rated
+    player, UNRATED_LEVEL."""
     chosen = (anchor.get("bots") or {}).get("level")
     if chosen:
         return chosen, "the ticket's level"
-    return calibration.nearest(table, anchor["game"], group_rating(group))
+    rating = group_rating(group)
+    if rating is None:
+        return UNRATED_LEVEL, f"no rated player: {UNRATED_LEVEL}, the level for a beginner"
+    return calibration.nearest(table, anchor["game"], rating)
 
 
 def _close(anchor, other, waited):

@@ -6,7 +6,7 @@ inboxes; a cancel racing a match has one winner."""
 import pytest
 
 from services.matchmaker.matchmaker import Matchmaker
-from shared.bots import calibration
+from shared.matchmaking import matching
 from shared.matchmaking import tickets as t
 from tests.api.helpers import assert_problem
 
@@ -182,8 +182,8 @@ def test_bots_complete_a_short_table_after_their_time(client, deps, projector, a
     assert game["status"] == "active" and len(game["seats"]) == 3
     assert sorted(bool(s["bot"]) for s in game["seats"]) == [False, True, True]
     assert game["seats"][matched["seat"]]["player"] == ana["id"]
-    # Ana is unrated (a new player's 1000): the shipped calibration's level nearest it.
-    expected, _ = calibration.nearest(calibration.load(), "alien", 1000)
+    # Ana is unrated: the beginner's level, not the calibrated level nearest 1000.
+    expected = matching.UNRATED_LEVEL
     assert [s["bot"] for s in game["seats"] if s["bot"]] == [expected, expected]
 
 

@@ -125,11 +125,14 @@ def test_the_bots_are_the_calibrated_level_nearest_the_groups_mean_rating():
     assert fill(1850, 900, 900)[0] == "greedy"  # mean 1217: greedy 183 away, random 417
 
 
-def test_an_unrated_player_counts_as_a_new_players_rating():
-    assert matching.NEW_PLAYER_RATING == 1000  # what a new player's leaderboard shows
-    assert fill(None)[0] == "random"  # 1000: random 200 away, greedy 400
-    assert fill(None, 1800)[0] == "greedy"  # mean 1400
-    assert matching.group_rating([ticket(1, 0), ticket(2, 0, rating=1600)]) == 1300
+def test_unrated_players_get_the_beginners_level_and_do_not_pull_the_mean():
+    assert fill(None) == ("greedy", "no rated player: greedy, the level for a beginner")
+    assert fill(None, None)[0] == matching.UNRATED_LEVEL == "greedy"
+    # A new player's displayed 1000 would have seated random (200 away, greedy 400).
+    assert fill(None, 2300)[0] == "ismcts"  # the rated player's 2300 alone
+    assert fill(None, 700)[0] == "random"
+    assert matching.group_rating([ticket(1, 0), ticket(2, 0, rating=1600)]) == 1600
+    assert matching.group_rating([ticket(1, 0)]) is None
 
 
 def test_a_tie_between_two_levels_goes_to_the_weaker():
@@ -163,7 +166,8 @@ def test_the_shipped_calibration_has_every_game_at_the_default_budget():
     alien = shipped["games"]["alien"]["levels"]
     strongest = max(alien, key=lambda level: alien[level]["rating"])
     assert calibration.nearest(shipped, "alien", 10_000)[0] == strongest
-    (group,) = groups([ticket(1, 30, bots={"after_seconds": 0, "level": None})], NOW)
+    rated = ticket(1, 30, rating=1000, bots={"after_seconds": 0, "level": None})
+    (group,) = groups([rated], NOW)
     assert group.bots and group.reason.endswith("of alien nearest 1000")
 
 
