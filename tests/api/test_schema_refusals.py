@@ -321,6 +321,7 @@ REFUSALS_NO_SCHEMA_SAYS = [
     (None, "bad_webhook_url", "a webhook URL's port"),
     (None, "bad_webhook_url", "not a valid URL"),
     (None, "bad_request", "a player holds at most one seat of a game"),  # across seats
+    (None, "bad_options", "deck must hold"),  # how many of each code: the count alone is said
     ("POST /v1/games/{game_id}/seats/{seat}", "bad_request", "claim a seat with a name"),
     ("POST /v1/games/{game_id}/fork", "bad_request", "a fork of this game has"),
     ("POST /v1/games/{game_id}/commands", "bad_command", ""),  # the id's game's commands
