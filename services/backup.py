@@ -1,23 +1,29 @@
 """Backup and restore: what a deployment cannot rebuild, copied out as JSON Lines and
 back into a fresh Redis, then everything else rebuilt and every game verified.
 
-    tablestream backup FILE          every game's stream, webhooks and the token secret
+    tablestream backup FILE          the streams (games, players, quick match), webhooks,
+                                     the token secret
     tablestream restore FILE         into a Redis holding no game: then rebuild, verify
     tablestream export-finished FILE every finished game's log, one game a line
 
-The events are the state; the read models, lobby, live index and queued jobs are made
-from them (the rebuild, then the projectors' sweep schedules each live game's bot
-turns and timers again). Besides the streams only three things cannot be remade: the
-seat-token secret (without it no issued token verifies), each game's webhook
-subscriptions and their health. A backup holds those, one JSON object a line:
+The events are the state; the read models, lobby, live index, ratings and queued jobs
+are made from them (the rebuild, then the projectors' sweep schedules each live game's
+bot turns and timers again). Besides the games' streams, a backup holds what cannot be
+made again: the seat-token secret (without it no issued token verifies), each game's
+webhook subscriptions and their health, each player's stream (its name, identities and
+webhook), inbox (items told once) and tickets, and each quick-match queue's
+description and stream. One JSON object a line:
 
     {"secret": "..."}
     {"game": "<id>", "entries": [["1-0", {"e": "...", "t": "...", "s": "1"}], ...]}
     {"game": "<id>", "webhooks": {...}, "webhook_health": {...}}
+    {"player": "<id>", "entries": [...], "inbox": [...], "tickets": {...}, "ticket_history": [...]}
+    {"queue": "<id>", "description": "...", "entries": [...]}
 
-Each game's stream is read whole in one XRANGE, so it is copied at one version;
-games appended meanwhile are copied as they stood when read. Restored entries keep
-their ids and fields byte for byte.
+Each stream is read whole in one XRANGE, so it is copied at one version; what moved
+meanwhile is copied as it stood when read. Restored entries keep their ids and fields
+byte for byte. An identity's link to its player is not copied: the restore makes it
+again from the player's identities.
 """
 
 import json
@@ -25,7 +31,7 @@ import json
 from services.projector.rebuild import rebuild
 from shared import jsonutil, replay
 
-SECRET, GAME = "secret", "game"
+SECRET, GAME, PLAYER, QUEUE = "secret", "game", "player", "queue"
 
 
 def _text(value):
@@ -36,20 +42,44 @@ def _hash(redis, key):
     return {_text(k): _text(v) for k, v in redis.hgetall(key).items()}
 
 
+def _entries(redis, key):
+    """A stream's entries as [[id, {field: value}], ...], read whole in one XRANGE."""
+    return [[_text(i), {_text(k): _text(v) for k, v in f.items()}] for i, f in redis.xrange(key)]
+
+
+def _append(pipe, key, entries):
+    for entry_id, fields in entries:
+        pipe.xadd(key, fields, id=entry_id)
+
+
 def backup(d, out):
     """Write deployment `d`'s backup to the text file `out`; returns how many games."""
     secret = d.redis.get(d.keys.secret)
     out.write(json.dumps({SECRET: _text(secret) if secret else d.service.secret}) + "\n")
     game_ids = d.store.game_ids()
     for game_id in game_ids:
-        entries = d.redis.xrange(d.keys.events(game_id))
-        copied = [[_text(i), {_text(k): _text(v) for k, v in f.items()}] for i, f in entries]
-        out.write(json.dumps({GAME: game_id, "entries": copied}) + "\n")
+        out.write(json.dumps({GAME: game_id, "entries": _entries(d.redis, d.keys.events(game_id))}))
+        out.write("\n")
         hooks = _hash(d.redis, d.keys.webhooks(game_id))
         health = _hash(d.redis, d.keys.webhook_health(game_id))
         if hooks or health:
             out.write(json.dumps({GAME: game_id, "webhooks": hooks, "webhook_health": health}))
             out.write("\n")
+    for player_id in d.players.player_ids():
+        history = d.redis.zrange(d.keys.player_ticket_history(player_id), 0, -1, withscores=True)
+        line = {
+            PLAYER: player_id,
+            "entries": _entries(d.redis, d.keys.player_events(player_id)),
+            "inbox": _entries(d.redis, d.keys.player_inbox(player_id)),
+            "tickets": _hash(d.redis, d.keys.player_tickets(player_id)),
+            "ticket_history": [[_text(t), score] for t, score in history],
+        }
+        out.write(json.dumps(line) + "\n")
+    for queue_id in d.matchmaking.queue_ids():
+        description = d.redis.get(d.keys.queue(queue_id))
+        entries = _entries(d.redis, d.keys.queue_events(queue_id))
+        line = {QUEUE: queue_id, "description": _text(description), "entries": entries}
+        out.write(json.dumps(line) + "\n")
     return len(game_ids)
 
 
@@ -58,21 +88,24 @@ class NotEmpty(Exception):
 
 
 def restore(d, lines, projector):
-    """Restore a backup (its lines) into deployment `d`, whose Redis holds no game;
-    then rebuild every read model with `projector` and verify every game. Returns the
-    verify's answer (see verify)."""
-    if d.store.game_ids():
-        raise NotEmpty("this Redis holds games already: restore into a fresh one")
+    """Restore a backup (its lines) into deployment `d`, whose Redis holds no game or
+    player; then rebuild every read model with `projector`, link each identity to its
+    player, and verify every game. Returns the verify's answer (see verify)."""
+    if d.store.game_ids() or d.players.player_ids():
+        raise NotEmpty("this Redis holds games or players already: restore into a fresh one")
     for line in lines:
         if not line.strip():
             continue
         item = json.loads(line)
         if SECRET in item:
             d.redis.set(d.keys.secret, item[SECRET])
+        elif PLAYER in item:
+            _restore_player(d, item)
+        elif QUEUE in item:
+            _restore_queue(d, item)
         elif "entries" in item:
             pipe = d.redis.pipeline(transaction=False)
-            for entry_id, fields in item["entries"]:
-                pipe.xadd(d.keys.events(item[GAME]), fields, id=entry_id)
+            _append(pipe, d.keys.events(item[GAME]), item["entries"])
             pipe.execute()
         else:
             for key, values in (
@@ -81,8 +114,34 @@ def restore(d, lines, projector):
             ):
                 if values:
                     d.redis.hset(key, mapping=values)
-    rebuild(projector)
+    rebuild(projector)  # the games', players', ratings' and queues' read models
+    for player_id in d.players.player_ids():
+        _, player = d.players.load(player_id)
+        for identity in (player or {}).get("identities", []):
+            d.players.claim_identity(identity["issuer"], identity["subject"], player_id)
     return verify(d)
+
+
+def _restore_player(d, item):
+    player_id, keys = item[PLAYER], d.keys
+    pipe = d.redis.pipeline(transaction=False)  # one player's keys: one hash tag
+    _append(pipe, keys.player_events(player_id), item["entries"])
+    _append(pipe, keys.player_inbox(player_id), item["inbox"])
+    if item["tickets"]:
+        pipe.hset(keys.player_tickets(player_id), mapping=item["tickets"])
+    if item["ticket_history"]:
+        pipe.zadd(keys.player_ticket_history(player_id), dict(item["ticket_history"]))
+    pipe.execute()
+
+
+def _restore_queue(d, item):
+    queue_id, keys = item[QUEUE], d.keys
+    pipe = d.redis.pipeline(transaction=False)  # one queue's keys: one hash tag
+    if item["description"] is not None:
+        pipe.set(keys.queue(queue_id), item["description"])
+    _append(pipe, keys.queue_events(queue_id), item["entries"])
+    pipe.execute()
+    d.redis.sadd(keys.queues, queue_id)
 
 
 def verify(d):

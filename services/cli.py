@@ -103,7 +103,8 @@ def rebuild(progress, jobs):
 @cli.command()
 @click.argument("path", type=click.Path(dir_okay=False, writable=True))
 def backup(path):
-    """Copy every game's stream, its webhooks and the token secret to PATH (JSON Lines)."""
+    """Copy the streams (games, players, quick match), webhooks and the token secret to
+    PATH (JSON Lines)."""
     from services import backup as backups
     from services import deps as deps_module
 

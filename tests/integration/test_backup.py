@@ -12,6 +12,7 @@ from services import backup, embedded_redis
 from services.projector.build import projector_of
 from shared import table
 from shared.keys import Keys
+from shared.matchmaking import tickets as t
 from tests.fixtures import build_deps
 from tests.record_logs import play_to_end
 
@@ -100,3 +101,40 @@ def test_finished_games_export_as_one_line_each(deployment):
     stored = source.store.read(games["finished"])
     assert line["id"] == games["finished"] and line["version"] == len(stored)
     assert line["events"] == [{**r.event, "version": r.version, "at": r.at} for r in stored]
+
+
+def test_players_and_quick_match_tickets_come_back_with_their_identities(deployment, fresh_redis):
+    """A player's stream, inbox and tickets, an identity's link and a waiting ticket's
+    queue survive a restore: nothing of theirs is in the games' streams."""
+    source, _ = deployment
+    at = 1_800_000_000_000
+    dana = source.players.create("dana", at)["id"]
+    linked = source.players.create_for_identity(("https://id.example", "user-7"), at)["id"]
+    source.redis.xadd(source.keys.player_inbox(dana), {"i": '{"type": "invited"}'}, id="1-0")
+    queue_id, queue = t.queue_of("alien", {}, False, 30)
+    doc = t.ticket(t.new_ticket_id(queue_id), queue_id, queue, dana, [2, 3], None, at, 3600, None)
+    source.matchmaking.open(doc, queue, at)
+    copy = io.StringIO()
+    backup.backup(source, copy)
+    target = build_deps(fresh_redis, Keys())
+    answer = backup.restore(target, copy.getvalue().splitlines(), projector_of(target, "r"))
+    assert answer["problems"] == {}
+    assert target.players.player_ids() == source.players.player_ids() == sorted([dana, linked])
+    for player_id in (dana, linked):
+        for stream in ("player_events", "player_inbox"):
+            copied = target.redis.xrange(getattr(target.keys, stream)(player_id))
+            assert copied == source.redis.xrange(getattr(source.keys, stream)(player_id))
+        assert target.players.load(player_id) == source.players.load(player_id)
+        assert target.redis.get(target.keys.player_generation(player_id)) is not None
+    assert target.players.player_of_identity("https://id.example", "user-7") == linked
+    tickets = [d.redis.hgetall(d.keys.player_tickets(dana)) for d in (source, target)]
+    assert tickets[0] == tickets[1] != {}
+    history = [
+        d.redis.zrange(d.keys.player_ticket_history(dana), 0, -1, withscores=True)
+        for d in (source, target)
+    ]
+    assert history[0] == history[1] != []
+    assert target.matchmaking.queue_ids() == [queue_id]
+    assert target.matchmaking.queue(queue_id) == source.matchmaking.queue(queue_id) == queue
+    assert target.matchmaking.read_model(queue_id) == source.matchmaking.read_model(queue_id)
+    assert [w["id"] for w in target.matchmaking.waiting(queue_id)] == [doc["id"]]
