@@ -3,7 +3,7 @@ back into a fresh Redis, then everything else rebuilt and every game verified.
 
     tablestream backup FILE          the streams (games, players, quick match), webhooks,
                                      the token secret
-    tablestream restore FILE         into a Redis holding no game: then rebuild, verify
+    tablestream restore FILE         into a Redis holding no game or player: rebuild, verify
     tablestream export-finished FILE every finished game's log, one game a line
 
 The events are the state; the read models, lobby, live index, ratings and queued jobs
