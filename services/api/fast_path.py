@@ -196,7 +196,7 @@ def _command(environ, length):
         return None
     if not isinstance(value, dict) or not isinstance(value.get("type"), str):
         return None
-    if body.nests_deeper(value, body.MAX_DEPTH) or body.duplicate_key(data) is not None:
+    if body.nests_deeper(value, body.MAX_DEPTH) or body.duplicate_key(data, value) is not None:
         return None
     return value
 

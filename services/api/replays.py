@@ -183,8 +183,8 @@ def uploaded_records():
             records = [jsonutil.loads(line) for line in lines]
         except jsonutil.JSONDecodeError:
             raise ApiError("bad_request", "a line of the log is not JSON") from None
-        for line in lines:
-            refuse_duplicate_keys(line)
+        for line, record in zip(lines, records, strict=True):
+            refuse_duplicate_keys(line, record)
         return records
     try:
         body = jsonutil.loads(raw)
