@@ -5,7 +5,7 @@ embedded Redis), driven by bench/load.py's human games, flat out or paced.
     .venv/bin/python -m bench.ab /tmp/base . -- human_moves --games 50   # A/B
 
 Prints one line per game count (moves/s, requests/s, POST p50/p99, projection lag p99,
-the API's CPU and Redis commands per move) and, last, one JSON line of the figures
+each process's CPU and the Redis commands per move) and, last, one JSON line of the figures
 (`moves_per_s@50`, ...) for bench.ab. `--floor` runs bench/floor.py with the same load
 just before each run and adds tablestream's requests/s and POST p99 against it (the
 ratios `make bench-compare` judges, without the whole comparison).
@@ -65,15 +65,19 @@ def main():
 
 
 def one_run(ts, games, args):
-    """One load run against `ts`: the FIGURES, API CPU ms and Redis commands a move."""
+    """One load run against `ts`: the FIGURES, each process role's CPU ms a move
+    (`api_cpu_ms`, `projector_cpu_ms`, `worker_cpu_ms`, `redis_cpu_ms`, `other_cpu_ms`) and Redis
+    commands a move."""
     client = redis.Redis.from_url(ts.redis_url)
-    api = ts.processes()["API"]
-    cpu = systems.cpu_seconds(api)
+    roles = ts.processes()
+    cpu = {role: systems.cpu_seconds(processes) for role, processes in roles.items()}
     commands = total_commands(client)
     summary, _ = load.run("tablestream", ts.base, games, args.seconds, args.warmup, rate=args.rate)
     moves = max(1, summary["all_moves"])
     found = {f: summary[f] for f in FIGURES}
-    found["api_cpu_ms"] = 1000 * (systems.cpu_seconds(api) - cpu) / moves
+    for role, processes in roles.items():
+        spent = systems.cpu_seconds(processes) - cpu[role]
+        found[f"{role.lower()}_cpu_ms"] = 1000 * spent / moves
     found["commands"] = (total_commands(client) - commands) / moves
     client.close()
     return found
@@ -88,7 +92,9 @@ def brief(r):
     return (
         f"{r['moves_per_s']:.0f} moves/s, {r['requests_per_s']:.0f} req/s, "
         f"POST p50 {r['post_p50_ms'] or 0:.1f} p99 {r['post_p99_ms'] or 0:.1f} ms, "
-        f"lag p99 {r['lag_p99_ms'] or 0:.1f} ms, API CPU {r['api_cpu_ms']:.2f} ms/move, "
+        f"lag p99 {r['lag_p99_ms'] or 0:.1f} ms, CPU ms/move: API {r['api_cpu_ms']:.2f} "
+        f"projector {r['projector_cpu_ms']:.2f} worker {r['worker_cpu_ms']:.2f} "
+        f"Redis {r['redis_cpu_ms']:.2f} other {r['other_cpu_ms']:.2f}, "
         f"{r['commands']:.1f} Redis commands/move"
     )
 

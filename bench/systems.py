@@ -109,9 +109,11 @@ class Tablestream:
         return self
 
     def processes(self):
-        """{"API": [...], "projector": [...], "worker": [...], "Redis": [...]}: psutil
-        processes by role."""
-        roles = {"API": [], "projector": [], "worker": [], "Redis": []}
+        """{"API": [...], "projector": [...], "worker": [...], "Redis": [...], "other":
+        [...]}: psutil processes by role ("other": the matchmaker, the webhooks' sender,
+        services.run itself)."""
+        roles = {"API": [], "projector": [], "worker": [], "Redis": [], "other": []}
+        roles["other"].append(psutil.Process(self.process.pid))
         roles["Redis"].append(psutil.Process(self.redis_process.pid))
         for child in psutil.Process(self.process.pid).children(recursive=True):
             line = " ".join(child.cmdline())
@@ -121,6 +123,8 @@ class Tablestream:
                 roles["projector"].append(child)
             elif "services.worker" in line:
                 roles["worker"].append(child)
+            else:
+                roles["other"].append(child)
         return roles
 
     def api_workers(self):
