@@ -1,16 +1,14 @@
 """/v1/players: a player's own routes (`me`: its token or JWT only) and public
 profiles. The player's facts are events in its stream (shared/players/store.py)."""
 
-import base64
-import binascii
 import time
 
 from flask import Response, current_app, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from services.api import cursors, webhook_schemas
 from services.api import player_schemas as schemas
-from services.api import webhook_schemas
 from services.api.apidoc import POSTED, errors
 from services.api.auth import bearer
 from services.api.context import deps, json_response
@@ -293,7 +291,7 @@ class MyGames(MethodView):
         if query.get("turn") == "mine":
             entries = [e for e in entries if e["my_turn"]]
         entries.sort(key=_order)
-        start = _offset(query.get("cursor"))
+        start = cursors.offset("o", query.get("cursor"))
         page = entries[start : start + query["limit"]]
         more = start + query["limit"] < len(entries)
         names = d.player_names.names(
@@ -305,7 +303,7 @@ class MyGames(MethodView):
                     other["name"] = names.get(other["player"], PLACEHOLDER)
         answer = {
             "games": page,
-            "next_cursor": _cursor(start + query["limit"]) if more else None,
+            "next_cursor": cursors.cursor("o", start + query["limit"]) if more else None,
             "inbox_version": inbox.version(player_id),
         }
         return json_response(answer, headers=PRIVATE)
@@ -322,23 +320,6 @@ def _order(entry):
         -entry["last_move_at"],
         entry["id"],
     )
-
-
-def _cursor(offset):
-    return base64.urlsafe_b64encode(f"o{offset}".encode()).decode().rstrip("=")
-
-
-def _offset(cursor):
-    """The position a cursor (from `_cursor`) stands for; 400 bad_cursor otherwise."""
-    if cursor is None:
-        return 0
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raw = ""
-    if not (raw.startswith("o") and raw[1:].isdigit() and len(raw) < 12):
-        raise ApiError("bad_cursor", "the cursor is not one this server gave")
-    return int(raw[1:])
 
 
 def inbox_watcher():

@@ -1,12 +1,10 @@
 """/v1/players/{id}/ratings and /v1/leaderboards: the ratings the projector folds from
 rated games (shared/ratings/store.py), read here. Erased players are on no board."""
 
-import base64
-import binascii
-
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from services.api import cursors
 from services.api import rating_schemas as schemas
 from services.api.apidoc import errors
 from services.api.context import deps, json_response
@@ -100,7 +98,7 @@ class Leaderboard(MethodView):
             rank = store.rank(me(), game, variant)
             start = 0 if rank is None else max(0, rank - limit // 2)
         else:
-            start = _offset(query.get("cursor"))
+            start = cursors.offset("r", query.get("cursor"))
         size = store.size(game, variant)
         page = store.board(game, variant, start, limit)
         d = deps()
@@ -127,23 +125,6 @@ class Leaderboard(MethodView):
             "variant": variant,
             "players": size,
             "entries": entries,
-            "next_cursor": _cursor(start + limit) if more else None,
+            "next_cursor": cursors.cursor("r", start + limit) if more else None,
         }
         return json_response(answer)
-
-
-def _cursor(offset):
-    return base64.urlsafe_b64encode(f"r{offset}".encode()).decode().rstrip("=")
-
-
-def _offset(cursor):
-    """The position a cursor (from `_cursor`) stands for; 400 bad_cursor otherwise."""
-    if cursor is None:
-        return 0
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raw = ""
-    if not (raw.startswith("r") and raw[1:].isdigit() and len(raw) < 12):
-        raise ApiError("bad_cursor", "the cursor is not one this server gave")
-    return int(raw[1:])
