@@ -44,6 +44,7 @@ from multiprocessing import get_context
 
 from shared import bots, games, ratings, table
 from shared.games.base import RuleError
+from shared.table import offline
 
 MAX_COMMANDS = 20000  # per game: a game longer than this is a bug, reported as such
 Z95 = 1.959964
@@ -71,15 +72,7 @@ class Game:
         self._record(created)
 
     def _record(self, events):
-        start = self.version
-        for i, event in enumerate(events):
-            self.table = table.evolve(self.table, event, at=(start + i + 1) * 1000)
-        for i, event in enumerate(events):
-            version = start + i + 1
-            for seat, feed in enumerate(self.feeds):
-                seen = table.redact(self.table, event, seat)
-                feed.append({**seen, "version": version, "at": version * 1000})
-        self.version += len(events)
+        self.table, self.version = offline.record(self.table, self.version, events, self.feeds)
 
     def view(self, seat):
         return table.view(self.table, self.version, seat)

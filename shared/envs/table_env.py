@@ -24,6 +24,7 @@ from pettingzoo import AECEnv
 from shared import games, table
 from shared.envs.actions import WAIT, actions
 from shared.envs.observations import SIZE, Encoder, observation_of
+from shared.table import offline
 
 MAX_STEPS = 20_000
 
@@ -126,15 +127,7 @@ class TableEnv(AECEnv):
         pass
 
     def _record(self, events):
-        start = self.version
-        for i, event in enumerate(events):
-            self.table = table.evolve(self.table, event, at=(start + i + 1) * 1000)
-        for i, event in enumerate(events):
-            version = start + i + 1
-            for seat, feed in enumerate(self.feeds):
-                seen = table.redact(self.table, event, seat)
-                feed.append({**seen, "version": version, "at": version * 1000})
-        self.version += len(events)
+        self.table, self.version = offline.record(self.table, self.version, events, self.feeds)
         self._views, self._observations, self._waited = {}, {}, set()
 
     def _advance(self):

@@ -3,7 +3,8 @@
 The lifecycle events (created, seats claimed, started, timeouts, seats taken over by a
 bot or returned, cancelled, ended) share the game's stream with the rules' events; the
 table decides them (`lifecycle`) and folds both kinds (`folding`), answers what a table
-waits for (`queries`) and makes its read models (`read_models`); `events` names them.
+waits for (`queries`) and makes its read models (`read_models`); `events` names them;
+`offline` plays a table in one process with no store (the tournament, the environments).
 It is pure like the rules: the seed and the time of each event come from the caller,
 never from here.
 """
