@@ -19,6 +19,7 @@ import tempfile
 from pathlib import Path
 
 from services.ops import logs
+from shared.config import Config
 
 # Before any worker imports prometheus_client, which reads it once.
 _metrics_dir_made_here = "PROMETHEUS_MULTIPROC_DIR" not in os.environ
@@ -27,7 +28,12 @@ os.environ.setdefault("PROMETHEUS_MULTIPROC_DIR", tempfile.mkdtemp(prefix="table
 workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count())))
 # gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
 worker_class = "services.gunicorn_worker.ProblemWorker"
-worker_connections = 10_000
+# A worker serves at most worker_connections requests at once, a WebSocket among them
+# for as long as it is open: the sockets are capped below that (WS_MAX_SOCKETS, refused
+# 503 sockets_full beyond), so a process full of sockets still answers plain requests
+# (and its health check) instead of leaving them in the listen queue.
+PLAIN_REQUESTS = 1_000
+worker_connections = Config.from_env().ws_max_sockets + PLAIN_REQUESTS
 accesslog = None
 logger_class = "services.gunicorn_worker.NoAccessLog"  # the access line is the app's
 errorlog = "-"

@@ -88,6 +88,10 @@ class Config:
     # this long on a client that does not read closes it as a slow consumer.
     ws_ping_seconds: float = 25.0
     ws_send_seconds: float = 10.0
+    # Sockets one API process holds at most; an upgrade beyond is refused (503
+    # sockets_full) so that the process keeps room for plain requests: gunicorn's
+    # worker_connections is this plus deploy/gunicorn.conf.py's PLAIN_REQUESTS.
+    ws_max_sockets: int = 11_000
     # Rate games that seat bots (the bots' ratings stay fixed): shared/ratings/fold.py.
     rate_bot_games: bool = False
     # Tables each API process keeps folded in memory (services/game/service.py): the
@@ -167,6 +171,7 @@ class Config:
             ),
             ws_ping_seconds=float(env.get("WS_PING_SECONDS") or cls.ws_ping_seconds),
             ws_send_seconds=float(env.get("WS_SEND_SECONDS") or cls.ws_send_seconds),
+            ws_max_sockets=int(env.get("WS_MAX_SOCKETS") or cls.ws_max_sockets),
             rate_bot_games=_flag(env.get("RATE_BOT_GAMES")),
             table_cache=int(env.get("TABLE_CACHE") or cls.table_cache),
         )

@@ -186,6 +186,10 @@ frames, one message each, with a `type`. Authenticate with `Authorization: Beare
 player's token, `subscribe_inbox` pushes the player's inbox for all its games, resumed
 the same way with the last inbox version held.
 
+The upgrade itself may be refused with an HTTP problem+json answer: 401 for a bad
+token in the header, 429 rate_limited when the address holds its open streams, 503
+sockets_full (with Retry-After) when the API process holds WS_MAX_SOCKETS sockets.
+
 {CLOSE_CODES}
 """
 

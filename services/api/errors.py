@@ -59,6 +59,7 @@ STATUS = {
     "internal_error": 500,
     "not_replicated": 503,
     "store_unavailable": 503,
+    "sockets_full": 503,
 }
 
 _HTTP_CODES = {

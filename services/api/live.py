@@ -91,16 +91,52 @@ def install(app):
     app.register_blueprint(blp)
 
 
+class _Sockets:
+    """The sockets this process holds, at most `most` (WS_MAX_SOCKETS)."""
+
+    def __init__(self):
+        self.open = 0
+        self.lock = threading.Lock()
+
+    def take(self, most):
+        """Count one more socket; False (nothing counted) when `most` are open."""
+        with self.lock:
+            if self.open >= most:
+                return False
+            self.open += 1
+            return True
+
+    def give_back(self):
+        with self.lock:
+            self.open -= 1
+
+
+SOCKETS = _Sockets()
+
+
 @blp.before_request
 def _upgrade():
     """Refuse before the upgrade what an HTTP answer can say: a plain GET, a bad token
-    in the header, an address over its open streams (429)."""
+    in the header, an address over its open streams (429), a process holding its most
+    sockets (503 sockets_full: another API process, or a moment later, will take it)."""
     if request.headers.get("Upgrade", "").lower() != "websocket":
         raise ApiError("bad_request", "GET /v1/ws is a WebSocket: send 'Upgrade: websocket'")
     token = bearer()
     players = current_app.extensions.get("tablestream.player_auth")
     g.live_holder = None if token is None else Holder(token, deps().service.secret, players)
+    if not SOCKETS.take(deps().config.ws_max_sockets):
+        detail = "this API process holds all the sockets it may; try again"
+        raise ApiError("sockets_full", detail, headers={"Retry-After": "1"})
+    g.live_socket = True
     g.live_lease = lease(LONGEST_LEASE)
+
+
+@blp.teardown_request
+def _socket_closed(error):
+    """The socket's count given back when its request ends, however it ended (closed,
+    refused after it was counted, or failed in the handshake)."""
+    if g.pop("live_socket", False):
+        SOCKETS.give_back()
 
 
 @sock.route("/v1/ws", bp=blp)

@@ -5,6 +5,7 @@ processes through the projector's notification; every pushed view is checked aga
 the view the API serves at that version (what the projector builds from the log, the
 log folded), every pushed event against the log as that seat may see it."""
 
+import json
 import random
 import signal
 import socket
@@ -609,3 +610,44 @@ def test_the_inbox_needs_a_players_token(apis):
         assert refused["type"] == "error" and refused["problem"]["code"] == "bad_request"
     assert sock.answer(sock.send("unsubscribe_inbox"))["type"] == "inbox_unsubscribed"
     sock.close()
+
+
+def test_a_process_full_of_sockets_refuses_the_next_and_still_answers_requests(tmp_path):
+    """One API process (one gunicorn worker) with WS_MAX_SOCKETS=3: the fourth upgrade
+    is refused 503 sockets_full with Retry-After, while plain requests and the health
+    check are answered at once; a socket closed makes room for the next."""
+    stack = processes.Stack(tmp_path, Keys(prefix="wsfull:"), workers=1)
+    port = free_port()
+    api = processes.start_api({**stack.env, "WS_MAX_SOCKETS": "3"}, tmp_path / "api.log", port)
+    base = f"http://127.0.0.1:{port}"
+    held = []
+    try:
+        game = create(base, "alien", [{"name": "ana"}, {"name": "bo"}])
+        held = [Socket(base) for _ in range(3)]
+        with pytest.raises(InvalidStatus) as refused:
+            Socket(base)
+        answer = refused.value.response
+        assert answer.status_code == 503 == STATUS["sockets_full"]
+        assert answer.headers["Retry-After"] == "1"
+        assert json.loads(answer.body)["code"] == "sockets_full"
+        for path in ("/healthz", f"/v1/games/{game['id']}"):
+            assert requests.get(f"{base}{path}", timeout=5).status_code == 200
+        held.pop().close()
+        processes.wait_for(lambda: _connected(base, held), 10)  # once the server saw it
+        ref = held[-1].send("auth", token=None)
+        assert held[-1].answer(ref)["type"] == "authenticated"
+    finally:
+        for socket_ in held:
+            socket_.close()
+        processes.stop(api)
+        stack.stop()
+
+
+def _connected(base, held):
+    """Whether a new socket to `base` opened (kept in `held`); False while it is full."""
+    try:
+        held.append(Socket(base))
+    except InvalidStatus as refused:
+        assert refused.response.status_code == 503
+        return False
+    return True
