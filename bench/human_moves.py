@@ -66,8 +66,8 @@ def main():
 
 def one_run(ts, games, args):
     """One load run against `ts`: the FIGURES, each process role's CPU ms a move
-    (`api_cpu_ms`, `projector_cpu_ms`, `worker_cpu_ms`, `redis_cpu_ms`, `other_cpu_ms`) and Redis
-    commands a move."""
+    (`api_cpu_ms`, `projector_cpu_ms`, `worker_cpu_ms`, `redis_cpu_ms`, `other_cpu_ms`)
+    and the Redis commands a move."""
     client = redis.Redis.from_url(ts.redis_url)
     roles = ts.processes()
     cpu = {role: systems.cpu_seconds(processes) for role, processes in roles.items()}

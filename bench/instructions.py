@@ -12,8 +12,8 @@ the difference of the counts is one move's instructions (a GET long-poll, a POST
 command, the projector's fold of it and the floor's pair, which is the same code in
 every tree), with the start-up (imports, the warm-up) subtracted out. The Redis server
 is another process and not counted. PYTHONHASHSEED is fixed: three runs of one tree
-gave per-move counts within 0.03% of each other. An instruction count is not a time (a cache miss
-costs more than an add); it answers "does this tree run more code a move".
+gave per-move counts within 0.03% of each other. An instruction count is not a time (a
+cache miss costs more than an add); it answers "does this tree run more code a move".
 
 Needs valgrind (Debian's `valgrind` package).
 """
