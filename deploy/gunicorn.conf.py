@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from services.ops import logs
+from services.ops import files, logs
 from shared.config import Config
 
 # Before any worker imports prometheus_client, which reads it once.
@@ -29,11 +29,12 @@ workers = int(os.environ.get("WEB_CONCURRENCY", max(2, multiprocessing.cpu_count
 # gevent, answering gunicorn's own errors (414, 431, bad requests) as problem+json.
 worker_class = "services.gunicorn_worker.ProblemWorker"
 # A worker serves at most worker_connections requests at once, a WebSocket among them
-# for as long as it is open: the sockets are capped below that (WS_MAX_SOCKETS, refused
-# 503 sockets_full beyond), so a process full of sockets still answers plain requests
-# (and its health check) instead of leaving them in the listen queue.
-PLAIN_REQUESTS = 1_000
-worker_connections = Config.from_env().ws_max_sockets + PLAIN_REQUESTS
+# for as long as it is open: the sockets are capped below that (WS_MAX_SOCKETS, and
+# the process's file limit, raised here to the hard one and inherited by the workers;
+# refused 503 sockets_full beyond), so a process full of sockets still answers plain
+# requests (and its health check) instead of leaving them in the listen queue.
+files.raise_limit()
+worker_connections = sum(files.connections(Config.from_env().ws_max_sockets))
 accesslog = None
 logger_class = "services.gunicorn_worker.NoAccessLog"  # the access line is the app's
 errorlog = "-"

@@ -88,9 +88,9 @@ class Config:
     # this long on a client that does not read closes it as a slow consumer.
     ws_ping_seconds: float = 25.0
     ws_send_seconds: float = 10.0
-    # Sockets one API process holds at most; an upgrade beyond is refused (503
-    # sockets_full) so that the process keeps room for plain requests: gunicorn's
-    # worker_connections is this plus deploy/gunicorn.conf.py's PLAIN_REQUESTS.
+    # Sockets one API process holds at most (fewer if its open-file limit holds fewer:
+    # services/ops/files.py); an upgrade beyond is refused (503 sockets_full) so that
+    # the process keeps room for plain requests (gunicorn's worker_connections).
     ws_max_sockets: int = 11_000
     # Rate games that seat bots (the bots' ratings stay fixed): shared/ratings/fold.py.
     rate_bot_games: bool = False

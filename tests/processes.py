@@ -2,6 +2,7 @@
 tests that kill them: the fault suite, timers after a crash, projectors that die."""
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -45,10 +46,15 @@ def start(name, env, log_path, *arguments):
     )
 
 
-def start_api(env, log_path, port):
+def start_api(env, log_path, port, files=None):
     """Start the API as deployed (gunicorn, deploy/gunicorn.conf.py) with one worker
-    on 127.0.0.1:`port`; return the process once /healthz answers."""
+    on 127.0.0.1:`port`; return the process once /healthz answers. `files`: its hard
+    limit on open files (RLIMIT_NOFILE), as a host's `ulimit -Hn` would set it."""
     log = open(log_path, "a")
+
+    def limit_files():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (files // 2, files))
+
     gunicorn = [
         sys.executable,
         "-m",
@@ -62,6 +68,7 @@ def start_api(env, log_path, port):
         env={**env, "WEB_CONCURRENCY": "1", "LOG_FORMAT": "text"},
         stdout=log,
         stderr=subprocess.STDOUT,
+        preexec_fn=limit_files if files else None,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -188,7 +188,8 @@ the same way with the last inbox version held.
 
 The upgrade itself may be refused with an HTTP problem+json answer: 401 for a bad
 token in the header, 429 rate_limited when the address holds its open streams, 503
-sockets_full (with Retry-After) when the API process holds WS_MAX_SOCKETS sockets.
+sockets_full (with Retry-After) when the API process holds WS_MAX_SOCKETS sockets (or
+the fewer its open-file limit has room for).
 
 {CLOSE_CODES}
 """

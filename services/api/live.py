@@ -31,6 +31,7 @@ slow reader gets fewer, larger catch-ups, never an unbounded buffer.
 
 import collections
 import re
+import resource
 import socket
 import threading
 import time
@@ -48,6 +49,7 @@ from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import event_as_seen, moved, stored_view
 from services.api.player_schemas import MAX_ITEMS
 from services.api.schemas import MAX_VERSION
+from services.ops import files
 from shared import jsonutil, tokens
 from shared.players.store import Inbox
 
@@ -81,8 +83,18 @@ INBOX = object()  # in `pending`: the player's inbox is to be looked at again
 
 
 def install(app):
-    """Serve /v1/ws on `app`, its frames bounded by the request body's limit."""
+    """Serve /v1/ws on `app`, its frames bounded by the request body's limit, at most
+    WS_MAX_SOCKETS sockets at once, fewer if the process's file limit holds fewer."""
     config = app.extensions["tablestream"].config
+    SOCKETS.most = files.connections(config.ws_max_sockets)[0]
+    if SOCKETS.most < config.ws_max_sockets:
+        log.warning(
+            "the open-file limit (ulimit -n %d) leaves room for %d WebSockets a process, "
+            "not WS_MAX_SOCKETS=%d: raise the hard limit to hold more",
+            resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+            SOCKETS.most,
+            config.ws_max_sockets,
+        )
     app.config["SOCK_SERVER_OPTIONS"] = {
         "ping_interval": config.ws_ping_seconds,
         "max_message_size": MAX_BODY,
@@ -92,16 +104,17 @@ def install(app):
 
 
 class _Sockets:
-    """The sockets this process holds, at most `most` (WS_MAX_SOCKETS)."""
+    """The sockets this process holds, at most `most` (set by `install`)."""
 
     def __init__(self):
         self.open = 0
+        self.most = 0
         self.lock = threading.Lock()
 
-    def take(self, most):
+    def take(self):
         """Count one more socket; False (nothing counted) when `most` are open."""
         with self.lock:
-            if self.open >= most:
+            if self.open >= self.most:
                 return False
             self.open += 1
             return True
@@ -124,7 +137,7 @@ def _upgrade():
     token = bearer()
     players = current_app.extensions.get("tablestream.player_auth")
     g.live_holder = None if token is None else Holder(token, deps().service.secret, players)
-    if not SOCKETS.take(deps().config.ws_max_sockets):
+    if not SOCKETS.take():
         detail = "this API process holds all the sockets it may; try again"
         raise ApiError("sockets_full", detail, headers={"Retry-After": "1"})
     g.live_socket = True

@@ -22,6 +22,7 @@ from services.api import asyncapi
 from services.api.errors import STATUS
 from services.api.live import SLOW_CONSUMER, UNAUTHORIZED
 from services.embedded_redis import free_port
+from services.ops import files
 from shared import table as tables
 from shared.keys import Keys
 from shared.store import Record
@@ -651,3 +652,36 @@ def _connected(base, held):
         assert refused.response.status_code == 503
         return False
     return True
+
+
+def test_a_process_holds_only_the_sockets_its_file_limit_has_room_for(tmp_path):
+    """An API process under a low open-file limit (hard 300, soft 150, as a host's
+    ulimit may set it) with the default WS_MAX_SOCKETS: it raises its soft limit to the
+    hard one, holds the sockets that leave room for plain requests and its own files
+    (services/ops/files.py), refuses the next 503 sockets_full, and still answers plain
+    requests; without the cap, a process out of files accepts nothing, its health check
+    included."""
+    stack = processes.Stack(tmp_path, Keys(prefix="wsfiles:"), workers=1)
+    port = free_port()
+    api = processes.start_api(stack.env, tmp_path / "api.log", port, files=300)
+    base = f"http://127.0.0.1:{port}"
+    expected = files.connections(int(stack.env.get("WS_MAX_SOCKETS") or 11_000), 300)[0]
+    held = []
+    try:
+        game = create(base, "alien", [{"name": "ana"}, {"name": "bo"}])
+        with pytest.raises(InvalidStatus) as refused:
+            while len(held) <= expected:
+                held.append(Socket(base))
+        assert refused.value.response.status_code == 503
+        assert json.loads(refused.value.response.body)["code"] == "sockets_full"
+        assert len(held) == expected > 100  # the soft limit (150) alone leaves 13
+        for path in ("/healthz", f"/v1/games/{game['id']}"):
+            assert requests.get(f"{base}{path}", timeout=5).status_code == 200
+        ref = held[-1].send("auth", token=None)
+        assert held[-1].answer(ref)["type"] == "authenticated"
+        assert "open-file limit (ulimit -n 300)" in (tmp_path / "api.log").read_text()
+    finally:
+        for socket_ in held:
+            socket_.close()
+        processes.stop(api)
+        stack.stop()
