@@ -6,9 +6,16 @@ The WebSocket driver plays as the peers' drivers do: N games of two seats, each 
 own socket; the acting seat sends its command and waits until its own pushed view shows
 the move; the other seat plays when its pushed view says so; one move in flight per game.
 Push latency is an event's append time (its `at`, the same machine's clock) to the
-moment the other seat's socket reads it.
+moment the other seat's socket reads it. CPU per move: each server process's CPU time
+(tablestream's by role: API, projector, worker, Redis, other; a peer's one node
+process) over the measured seconds, divided by the moves made in them; the load
+generators are not counted. A peer's driver starts its clock after node has started
+(a fraction of a second), so its window is that much earlier than its own.
 
-    .venv/bin/python -m bench.ws_moves [--seconds 10] [--games 10 50] [--idle 8000]
+    .venv/bin/python -m bench.ws_moves [--seconds 10] [--games 10 50] [--idle 8000] [--profile]
+
+--profile: one more run at the most games, saturated, under py-spy (the API's workers
+and the projector), its profile printed by library and by function (bench/pyspy.py).
 
 Bounded: --seconds per run, the idle sockets by --idle (held by client processes of
 8,000 sockets each, under one process's file limit).
@@ -22,13 +29,16 @@ import os
 import random
 import resource
 import tempfile
+import threading
 import time
 from pathlib import Path
 
+import psutil
 import requests
 import websockets
 from websockets.exceptions import InvalidStatus
 
+from bench import pyspy as spy
 from bench import systems
 
 ROUNDS = 20  # long games, so few creations inside a run
@@ -165,6 +175,28 @@ def drive_tablestream(base, games, seconds, warmup, rate=None):
     return asyncio.run(Run(base, seconds, warmup, rate).main(games))
 
 
+def with_cpu(roles, seconds, warmup, drive):
+    """`drive()`'s figures, with `cpu_ms_per_move`: each role's CPU ms a move over the
+    `seconds` after `warmup` (roles: {name: psutil processes})."""
+    spent = {}
+
+    def sample():
+        time.sleep(warmup)
+        before = {role: systems.cpu_seconds(p) for role, p in roles.items()}
+        time.sleep(seconds)
+        for role, processes in roles.items():
+            spent[role] = systems.cpu_seconds(processes) - before[role]
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    figures = drive()
+    sampler.join()
+    moves = max(1.0, figures["moves_per_s"] * seconds)
+    figures["cpu_ms_per_move"] = {role: round(1000 * s / moves, 3) for role, s in spent.items()}
+    figures["cpu_ms_per_move"]["all"] = round(sum(figures["cpu_ms_per_move"].values()), 3)
+    return figures
+
+
 async def hold_idle(ws_url, count):
     """Open `count` sockets, each authenticated as a spectator; return them."""
     held, refused = [], 0
@@ -249,12 +281,30 @@ def idle_sockets(stack, count):
     }
 
 
+def profiled(stack, games, seconds, folder):
+    """A saturated run of `games` games under py-spy: the API's workers' and the
+    projector's profiles, printed and answered as text."""
+    roles = stack.processes()
+    handles = {
+        "API": spy.record([p.pid for p in stack.api_workers()], seconds, folder, "api"),
+        "projector": spy.record([p.pid for p in roles["projector"]], seconds, folder, "proj"),
+    }
+    figures = drive_tablestream(stack.base, games, seconds, warmup=0.5)
+    print(f"under py-spy, {games} games:", json.dumps(figures), flush=True)
+    found = {}
+    for role, recording in handles.items():
+        found[role] = spy.render(f"{role}, {games} games", spy.summary(spy.finish(recording)))
+        print(found[role], flush=True)
+    return found
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--warmup", type=float, default=2)
     parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
     parser.add_argument("--idle", type=int, default=8000, help="idle sockets to hold, at most")
+    parser.add_argument("--profile", action="store_true", help="also a run under py-spy")
     args = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -267,12 +317,20 @@ def main():
             wait_for_pushes(stack.base)
             for games in args.games:
                 row = {
-                    "tablestream": drive_tablestream(stack.base, games, args.seconds, args.warmup)
+                    "tablestream": with_cpu(
+                        stack.processes(),
+                        args.seconds,
+                        args.warmup,
+                        lambda g=games: drive_tablestream(stack.base, g, args.seconds, args.warmup),
+                    )
                 }
                 for peer in peers:
-                    row[peer.name] = peer.drive(
-                        "moves", "--matches", games, "--seconds", args.seconds,
-                        "--warmup", args.warmup,
+                    row[peer.name] = with_cpu(
+                        {"server": [psutil.Process(peer.process.pid)]}, args.seconds, args.warmup,
+                        lambda p=peer, g=games: p.drive(
+                            "moves", "--matches", g, "--seconds", args.seconds,
+                            "--warmup", args.warmup,
+                        ),
                     )  # fmt: skip
                 results[f"{games} games"] = row
                 print(games, "games:", json.dumps(row), flush=True)
@@ -282,6 +340,8 @@ def main():
                 stack.base, args.games[0], args.seconds, args.warmup, rate=half
             )
             print("half load:", json.dumps(results["half load"]), flush=True)
+            if args.profile:
+                results["profiles"] = profiled(stack, max(args.games), args.seconds, run_dir)
             results["idle"] = idle_sockets(stack, args.idle)
             print("idle:", json.dumps(results["idle"]), flush=True)
         finally:
