@@ -19,17 +19,21 @@ view's cost; bench/envs.py measures it): what a leaf adds, (slot, weight), is wo
 out the first time its path and value are met in the process and looked up after
 that (making and hashing the names was most of the cost); a list of cards or a
 dict's scalars (keys as last met) is one C-level `map`; a nested value whose path's
-values repeat (a card of a hand) is remembered by its marshal bytes; the vector is
-summed in an array.array that numpy takes without a copy. What is remembered is
-bounded: a few hundred paths a game, at most MEMO_SIZE values a path. Booleans are
-numbers (True == 1 as a dict key, so a path's True and 1 must mean the same).
+values repeat (a card of a hand) is remembered by its JSON bytes (orjson, C), without
+the leaves that add 0; the vector is summed in an array.array that numpy takes without
+a copy. What is remembered is bounded: a few hundred paths a game, at most MEMO_SIZE
+values a path. Booleans are numbers (True == 1 as a dict key, so a path's True and 1
+must mean the same). Views are JSON, as the API sends them, and JSON bytes give the
+value back; a value JSON cannot write (a set, a non-string key) is walked, not
+remembered (a tuple would be written as its list, NaN as null: views hold neither).
 """
 
-import marshal
 import zlib
 from array import array
+from operator import itemgetter
 
 import numpy as np
+import orjson
 
 SIZE = 1024
 ROOTS = ("state", "to_act", "version")
@@ -141,9 +145,9 @@ class _Path:
         self.memo, self.lookups = None, 0  # see remember()
 
     def remember(self, written, found):
-        """Keep what a nested value adds, by its marshal bytes, while the path's values
+        """Keep what a nested value adds, by its JSON bytes, while the path's values
         repeat (a card of a hand, a prison): most of them are met again, and then
-        marshal.dumps (C) and one lookup replace the walk. A path whose values rarely
+        orjson.dumps (C) and one lookup replace the walk. A path whose values rarely
         repeat (the whole state, a hand) stops remembering, and forgets."""
         memo = self.memo
         memo[written] = found
@@ -184,6 +188,7 @@ class Encoder:
         self._root = _ROOTS.get(size)
         if self._root is None:
             self._root = _ROOTS[size] = _Paths("", size, "{1}").__getitem__
+        self._roots = tuple(map(self._root, ROOTS))
 
     def slot(self, name):
         """The slot of the feature `name`."""
@@ -192,7 +197,7 @@ class Encoder:
     def encode(self, view):
         """The view's vector (float32, `size` long)."""
         added = []
-        _walk(added, zip(map(self._root, ROOTS), map(view.__getitem__, ROOTS), strict=True))
+        _walk(added, zip(self._roots, map(view.__getitem__, ROOTS), strict=True))
         # Summed in a float32 array.array and handed to numpy without a copy: for a
         # view's few dozen leaves a Python loop is cheaper than converting them for
         # np.bincount (its fixed cost was a third of the encoding's).
@@ -203,6 +208,8 @@ class Encoder:
 
 
 _LEAF = dict.__getitem__  # (a _Leaves, a value): its (slot, weight), __missing__ kept
+_dumps = orjson.dumps
+_WEIGHT = itemgetter(1)
 
 
 def _walk(added, pairs):
@@ -217,8 +224,8 @@ def _walk(added, pairs):
         memo = path.memo
         if memo is not None:
             try:
-                written = marshal.dumps(value)
-            except ValueError:  # not JSON-like: walk it
+                written = _dumps(value)
+            except TypeError:  # not JSON (orjson.JSONEncodeError): walk it
                 _container(added, path, value, kind)
                 continue
             found = memo.get(written)
@@ -229,7 +236,7 @@ def _walk(added, pairs):
             path.lookups += 1
             start = len(added)
             _container(added, path, value, kind)
-            path.remember(written, tuple(added[start:]))
+            path.remember(written, tuple(filter(_WEIGHT, added[start:])))  # zeros add nothing
         else:
             _container(added, path, value, kind)
 
@@ -276,7 +283,7 @@ def observation_of(view, encoder, encoding):
     of the view alone, so a policy trained on an environment plays from the server's
     view too. `encoding` is the game's Actions (shared/envs/actions.py)."""
     legal = encoding.legal(view["legal"], encoding.reflexes, view["seat"] in view["to_act"])
-    mask = bytearray(len(encoding))  # zeros; numpy takes it without a copy
+    mask = bytearray(encoding.size)  # zeros; numpy takes it without a copy
     for action in legal:
         mask[action] = 1
     return {"observation": encoder.encode(view), "action_mask": np.frombuffer(mask, np.int8)}, legal
