@@ -90,9 +90,10 @@ def test_two_players_are_matched_and_play(stack):
         if played == 4:
             break
         for token in token_of.values():
-            view = client.view(game_id, token)  # a view may lag the last move a moment
-            if view["legal"]:
-                moved = client.command(game_id, token, view["legal"][0])
+            view = client.view(game_id, token)  # a view may lag the last move a moment:
+            if view["legal"]:  # sent on its version, a stale view's command is a 409
+                command = {**view["legal"][0], "expected_version": view["version"]}
+                moved = client.command(game_id, token, command)
                 assert moved.status_code in (200, 409), moved.text
                 played += moved.status_code == 200
                 break
