@@ -60,7 +60,7 @@ def _greedy(table, agent, rng):
     """The action `greedy` takes from the agent's view and feed (WAIT: no reflex)."""
     view, feed = table.view(agent), table.feed(agent)
     encoding = actions(view["game"])
-    if view["seat"] in view["to_act"] and not table.observe(agent)["action_mask"][WAIT]:
+    if view["seat"] in view["to_act"] and not table.infos[agent]["action_mask"][WAIT]:
         return encoding.encode(bots.choose("greedy", view, feed, rng))
     command = bots.react("greedy", view, feed, rng)
     return WAIT if command is None else encoding.encode(command)

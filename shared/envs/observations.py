@@ -278,12 +278,20 @@ def _container(added, path, value, kind):
         _walk(added, zip(map(path.item, range(len(value))), value, strict=True))
 
 
-def observation_of(view, encoder, encoding):
-    """({"observation", "action_mask"}, {action: command}) of a seat's view: a function
-    of the view alone, so a policy trained on an environment plays from the server's
-    view too. `encoding` is the game's Actions (shared/envs/actions.py)."""
+def action_mask(view, encoding):
+    """(the action mask, {action: command}) of a seat's view: int8 over the game's
+    action encoding (`encoding`: its Actions, shared/envs/actions.py), 1 for each legal
+    command. Any agent needs it to act, whichever observation it reads."""
     legal = encoding.legal(view["legal"], encoding.reflexes, view["seat"] in view["to_act"])
     mask = bytearray(encoding.size)  # zeros; numpy takes it without a copy
     for action in legal:
         mask[action] = 1
-    return {"observation": encoder.encode(view), "action_mask": np.frombuffer(mask, np.int8)}, legal
+    return np.frombuffer(mask, np.int8), legal
+
+
+def observation_of(view, encoder, encoding):
+    """({"observation", "action_mask"}, {action: command}) of a seat's view: a function
+    of the view alone, so a policy trained on an environment plays from the server's
+    view too."""
+    mask, legal = action_mask(view, encoding)
+    return {"observation": encoder.encode(view), "action_mask": mask}, legal

@@ -8,8 +8,10 @@ observes is exactly what its seat gets from the API:
 - `observe(agent)`: {"observation": the flat encoding of the seat's view (float32,
   observations.SIZE), "action_mask": int8 over the game's fixed action encoding
   (actions.py), 1 for each legal command};
-- `infos[agent]["view"]` for the agent to act: the structured view itself, as the API
-  gives it; `feed(agent)`: its events, redacted as the events endpoint redacts them.
+- `infos[agent]` for the agent to act: {"view": the structured view itself, as the API
+  gives it, "action_mask": the same mask}, so an agent that reads the view never asks
+  for the flat vector, and the env does not make it; `feed(agent)`: its events,
+  redacted as the events endpoint redacts them.
 
 The rewards come at the end: a winner gets its share of the victory (1 / winners),
 every other seat 0. A game that has not ended after `max_steps` steps is truncated.
@@ -23,7 +25,7 @@ from pettingzoo import AECEnv
 
 from shared import games, table
 from shared.envs.actions import WAIT, actions
-from shared.envs.observations import SIZE, Encoder, observation_of
+from shared.envs.observations import SIZE, Encoder, action_mask
 from shared.table import offline
 
 MAX_STEPS = 20_000
@@ -69,7 +71,7 @@ class TableEnv(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.table, self.version, self.steps = None, 0, 0
         self.feeds = [[] for _ in range(self.players)]
-        self._views, self._observations, self._waited = {}, {}, set()
+        self._views, self._legal, self._observations, self._waited = {}, {}, {}, set()
         seats = [{"name": agent} for agent in self.agents]
         self._record(table.create("env", self.game, seats, self.options, str(seed)))
         self._advance()
@@ -90,15 +92,20 @@ class TableEnv(AECEnv):
         return list(self.feeds[self.seat(agent)])
 
     def observe(self, agent):
-        return self._observed(agent)[0]
-
-    def _observed(self, agent):
-        """(observation, {action: command}) of the agent, built once per version."""
         seat = self.seat(agent)
         found = self._observations.get(seat)
         if found is None:
-            found = observation_of(self.view(agent), self.encoder, self.encoding)
+            mask, _ = self._actions(agent)
+            found = {"observation": self.encoder.encode(self.view(agent)), "action_mask": mask}
             self._observations[seat] = found
+        return found
+
+    def _actions(self, agent):
+        """(action mask, {action: command}) of the agent, made once per version."""
+        seat = self.seat(agent)
+        found = self._legal.get(seat)
+        if found is None:
+            found = self._legal[seat] = action_mask(self.view(agent), self.encoding)
         return found
 
     def step(self, action):
@@ -107,7 +114,7 @@ class TableEnv(AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        _, legal = self._observed(agent)
+        _, legal = self._actions(agent)
         if action not in legal:
             raise ValueError(f"action {action} is not legal for {agent} (see its action_mask)")
         if action == WAIT:
@@ -128,7 +135,7 @@ class TableEnv(AECEnv):
 
     def _record(self, events):
         self.table, self.version = offline.record(self.table, self.version, events, self.feeds)
-        self._views, self._observations, self._waited = {}, {}, set()
+        self._views, self._legal, self._observations, self._waited = {}, {}, {}, set()
 
     def _advance(self):
         """Choose the agent to act, firing the table's timers when nobody must."""
@@ -142,7 +149,9 @@ class TableEnv(AECEnv):
             if seat is not None:
                 self.agent_selection = self.possible_agents[seat]
                 self.infos = {a: {} for a in self.agents}
-                self.infos[self.agent_selection] = {"view": self.view(self.agent_selection)}
+                agent = self.agent_selection
+                mask, _ = self._actions(agent)
+                self.infos[agent] = {"view": self.view(agent), "action_mask": mask}
                 return None
             timers = table.rules_timers(self.table)
             if not timers:

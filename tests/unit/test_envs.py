@@ -63,6 +63,31 @@ def test_an_agent_observes_its_seats_view_and_nothing_else(game):
         env.step(int(random.Random(steps).choice(allowed)))
 
 
+def test_an_agent_that_reads_the_view_does_not_pay_for_the_flat_vector(monkeypatch):
+    """infos hold the view and the action mask: playing from them, the env never makes
+    a vector; observe() makes it once per version, with the same mask."""
+    env = make("alien")
+    made = []
+    encode = env.encoder.encode
+    monkeypatch.setattr(env.encoder, "encode", lambda view: made.append(1) or encode(view))
+    env.reset(seed=3)
+    rng = random.Random(3)
+    for steps, agent in enumerate(env.agent_iter(max_iter=200)):
+        info = env.infos[agent]
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        encoding = actions("alien")
+        legal = {encoding.encode(c) for c in info["view"]["legal"]}
+        assert legal <= set(np.flatnonzero(info["action_mask"])) <= legal | {WAIT}
+        if steps == 20:
+            observed = env.observe(agent)
+            assert observed is env.observe(agent) and len(made) == 1
+            assert (observed["action_mask"] == info["action_mask"]).all()
+        env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert steps > 40 and len(made) == 1
+
+
 @pytest.mark.parametrize("game", games.NAMES)
 def test_the_flat_observation_reads_the_view_only(game):
     """Two tables that differ only in what the seat cannot see (others' cards, the
