@@ -40,6 +40,8 @@ from flask import Blueprint, current_app, g, request
 from flask_sock import Sock
 from limits import parse_many
 from simple_websocket import ConnectionClosed
+from wsproto.connection import ConnectionState
+from wsproto.events import TextMessage
 
 from services.api.auth import bearer, held_in, seat_held
 from services.api.body import MAX_BODY
@@ -66,6 +68,7 @@ AUTH_SECONDS = 10.0
 SEND_QUEUE = 64  # answers and errors waiting to be sent, at most
 KEEPALIVE = 15.0  # the socket's lease on its address's open streams is renewed this often
 BATCH = 200  # events read at a time when catching a subscription up
+SEND_BYTES = 64 * 1024  # an outbox turn's frames go out in one send, or one each this many bytes
 GAME_ID = re.compile(r"[A-Za-z0-9._~-]{1,128}")
 REF_MOST = 128  # characters of a string `ref`
 
@@ -200,7 +203,7 @@ class Subscription:
 
 class Connection:
     """One socket: the request's thread reads and answers messages; an outbox thread
-    sends the answers, then the subscriptions' pushes."""
+    sends the answers, then the subscriptions' pushes, each turn's frames together."""
 
     def __init__(self, ws, d, extensions, held_lease):
         self.ws = ws
@@ -224,6 +227,7 @@ class Connection:
         # goes out whole (the library's own sends may write part of one).
         ws.sock.settimeout(self.config.ws_send_seconds)
         ws.sock = WholeSends(ws.sock)
+        self.frames = Frames(ws)  # the outbox's frames not sent yet
 
     # --- the request's thread: reading
 
@@ -435,17 +439,9 @@ class Connection:
                 if time.monotonic() > renew_at:
                     self.lease.renew(LONGEST_LEASE)
                     renew_at = time.monotonic() + KEEPALIVE
-                while (frame := self._next_frame()) is not None:
-                    self._send(frame)
-                if self.closing is not None:
+                if not self._turn():
                     break
-                with self.lock:
-                    games, self.pending = self.pending, set()
-                if INBOX in games:
-                    games.discard(INBOX)
-                    self._push_inbox()
-                for game_id in sorted(games):
-                    self._push(game_id)
+            self.frames.flush()  # the queued answers, before the close frame
             code, reason = self.closing
             self.ws.close(code, reason)
         except TimeoutError:  # a send waited WS_SEND_SECONDS: the client does not read
@@ -459,12 +455,30 @@ class Connection:
         finally:
             self.wake.set()
 
+    def _turn(self):
+        """The queued answers, then, unless the socket is closing (False), each marked
+        subscription's push, all sent together (Frames)."""
+        while (frame := self._next_frame()) is not None:
+            self._send(frame)
+        if self.closing is not None:
+            return False
+        with self.lock:
+            games, self.pending = self.pending, set()
+        if INBOX in games:
+            games.discard(INBOX)
+            self._push_inbox()
+        for game_id in sorted(games):
+            self._push(game_id)
+        self.frames.flush()  # before waiting for the next turn
+        return True
+
     def _next_frame(self):
         with self.lock:
             return self.queue.popleft() if self.queue else None
 
     def _send(self, frame):
-        self.ws.send(frame.decode())
+        """Send `frame` (JSON bytes) with the rest of the turn's frames."""
+        self.frames.add(frame)
 
     def _drop(self):
         """Drop the connection of a client that does not read: a frame may have gone out
@@ -587,15 +601,78 @@ def _version(value):
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_VERSION
 
 
+class Frames:
+    """The frames of an outbox turn, encoded in order and sent together: one `sendall`
+    a turn, or one each SEND_BYTES, so a long game's catch-up is never one buffer of
+    its whole log. A move pushes ~5 frames a socket; a system call each was a third of
+    the API's CPU (docs/performance.md).
+
+    Only the outbox adds frames, so nothing here is locked; the socket's sends (these,
+    and the library's pings, pongs and close frames from its own thread) are kept
+    apart by WholeSends."""
+
+    def __init__(self, ws, most=SEND_BYTES):
+        self.ws = ws  # simple_websocket's socket: its wsproto connection and WholeSends
+        self.most = most
+        self.parts = []
+        self.size = 0
+
+    def add(self, frame):
+        """Encode `frame` (JSON bytes) as a text message after those added before, as
+        `ws.send` does (with permessage-deflate, the compressor runs in send order);
+        send them all once they hold `most` bytes. ConnectionClosed once the socket is
+        closing, as `ws.send`."""
+        self._open_or_raise()
+        data = self.ws.ws.send(TextMessage(data=frame.decode()))
+        self.parts.append(data)
+        self.size += len(data)
+        if self.size >= self.most:
+            self.flush()
+
+    def flush(self):
+        """Send the frames added since the last flush in one call. TimeoutError, as any
+        send, when it waits WS_SEND_SECONDS; ConnectionClosed, nothing sent, when a
+        close frame was sent or received after they were encoded."""
+        if not self.parts:
+            return
+        data = self.parts[0] if len(self.parts) == 1 else b"".join(self.parts)
+        # Emptied before sending: a send that failed, part of it maybe gone, is never
+        # sent again, and its bytes are not kept.
+        self.parts, self.size = [], 0
+        if not self.ws.sock.send_while_open(data, self.ws.ws):
+            self._open_or_raise()
+
+    def _open_or_raise(self):
+        if not self.ws.connected or self.ws.ws.state is not ConnectionState.OPEN:
+            raise ConnectionClosed(self.ws.close_reason, self.ws.close_message)
+
+
 class WholeSends:
-    """A socket whose `send` sends all of it (`sendall`), for the library's own sends."""
+    """A socket whose `send` sends all of it (`sendall`), one caller at a time. The
+    library's own sends come here too, from its thread: a send that waits for a slow
+    reader has written part of its data, and a ping, pong or close frame sent
+    meanwhile must not land inside it."""
 
     def __init__(self, sock):
         self.sock = sock
+        self.lock = threading.Lock()
 
     def send(self, data):
-        self.sock.sendall(data)
+        with self.lock:
+            self.sock.sendall(data)
         return len(data)
+
+    def send_while_open(self, data, protocol):
+        """Send `data` (whole messages) unless `protocol` (the socket's wsproto
+        connection) has sent or received a close frame, since no message may follow
+        one, and the library's thread sends one on its own (the client's close
+        answered, a ping not answered). Looked at under the lock: a close frame sent
+        meanwhile goes out after `data`, or `data` not at all. False: not sent."""
+        with self.lock:
+            if protocol.state is not ConnectionState.OPEN:
+                return False
+            self.sock.sendall(data)
+        return True
 
     def __getattr__(self, name):
         return getattr(self.sock, name)
