@@ -208,10 +208,10 @@ class EventStore:
         entries = self.redis.xrange(self.keys.events(game_id), f"{after + 1}-0", "+", count=limit)
         return self.records(entries)
 
-    def queue_read(self, pipe, game_id, after=0):
-        """Queue `read(game_id, after)` on a pipeline; `records` turns its answer into
-        records, `Tail.of` into a tail (many games' tails in one round trip)."""
-        pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", "+")
+    def queue_read(self, pipe, game_id, after=0, limit=None):
+        """Queue `read(game_id, after, limit)` on a pipeline; `records` turns its answer
+        into records, `Tail.of` into a tail (many games' tails in one round trip)."""
+        pipe.xrange(self.keys.events(game_id), f"{after + 1}-0", "+", count=limit)
 
     def tails_pipeline(self):
         """A pipeline for many `queue_read`s whose answers go to `Tail.of`: on one

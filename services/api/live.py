@@ -48,7 +48,7 @@ from services.api.body import MAX_BODY
 from services.api.context import deps
 from services.api.errors import ApiError, log, problem_fields, unexpected
 from services.api.limits import LONGEST_LEASE, lease
-from services.api.play import event_as_seen, moved, stored_view
+from services.api.play import event_as_seen, moved, stored_view, stored_view_and_records
 from services.api.player_schemas import MAX_ITEMS
 from services.api.schemas import MAX_VERSION
 from services.ops import files
@@ -490,20 +490,24 @@ class Connection:
 
     def _push(self, game_id):
         """Send one subscription what it has not seen: the events since the last version
-        sent, then the view, as the read models hold them now."""
+        sent, then the view, as the read models hold them now (both read in one round
+        trip)."""
         subscription = self.subscriptions.get(game_id)
         if subscription is None:
             return
         seat, sent = subscription.seat, subscription.sent
         try:
-            raw = stored_view(self.d, game_id, seat)
+            if sent is None:
+                raw, records = stored_view(self.d, game_id, seat), []
+            else:
+                raw, records = stored_view_and_records(self.d, game_id, seat, sent, BATCH)
         except ApiError as error:  # the game's read models and stream are gone
             return self._error(None, error.code, error.detail)
         version = jsonutil.loads(raw)["version"]
         if sent is not None and version <= sent:
             return
         if sent is not None:
-            self._push_events(game_id, seat, sent, version)
+            self._push_events(game_id, seat, sent, version, records)
         head = b'{"type":"view","game_id":%s,"version":%d,"view":' % (
             jsonutil.dumps(game_id),
             version,
@@ -524,20 +528,30 @@ class Connection:
         if len(items) == MAX_ITEMS:
             self._look_again(INBOX)
 
-    def _push_events(self, game_id, seat, sent, version):
-        """The events after `sent` up to `version`, each as `seat` may see it."""
-        loaded, current = self.d.service.load(game_id)
-        if loaded < version:  # this process's cache is behind the read models
-            loaded, current = self.d.service.load(game_id, fresh=True)
+    def _push_events(self, game_id, seat, sent, version, records):
+        """The events after `sent` up to `version`, each as `seat` may see it: `records`
+        (read with the view) first, then as many more reads as a long catch-up needs."""
+        current = self._table(game_id, version, records)
         while sent < version:
-            records = self.d.store.read(game_id, after=sent, limit=min(BATCH, version - sent))
             if not records:
-                return
+                records = self.d.store.read(game_id, after=sent, limit=min(BATCH, version - sent))
+                if not records:
+                    return
             for record in records:
+                if record.version > version:  # past the view: pushed with the next one
+                    return
                 event = event_as_seen(current, record, seat)
                 frame = {"type": "event", "game_id": game_id, "event": event}
                 self._send(jsonutil.dumps(frame))
-            sent = records[-1].version
+            sent, records = records[-1].version, []
+
+    def _table(self, game_id, version, records):
+        """The game's table at `version` or later, to redact events with: this process's
+        cache, folded on with `records` when they take it there, else read afresh."""
+        found = self.d.service.advance(game_id, records)
+        if found is None or found[0] < version:
+            found = self.d.service.load(game_id, fresh=True)
+        return found[1]
 
 
 class _MessageRate:

@@ -210,6 +210,20 @@ def stored_view(d, game_id, seat):
     return jsonutil.dumps(table.view(d.player_names.named(current), version, seat))
 
 
+def stored_view_and_records(d, game_id, seat, after, limit):
+    """(the seat's stored view as JSON bytes, the records after version `after`, at most
+    `limit`) in one round trip: a WebSocket push needs both. The records may reach past
+    the view's version (the projector has not caught up): the caller keeps those for
+    later."""
+    pipe = d.redis.pipeline(transaction=False)
+    pipe.get(d.keys.view(game_id, seat))
+    d.store.queue_read(pipe, game_id, after, limit)
+    raw, entries = pipe.execute()
+    if raw is None:
+        raw = stored_view(d, game_id, seat)
+    return raw, d.store.records(entries)
+
+
 def projected(d, game_id):
     """The version the game's read models show (0 before the projector saw it)."""
     return checkpoint.version(d.redis, d.keys, game_id)

@@ -222,6 +222,24 @@ class GameService:
         self._remember(game_id, version, current)
         return version, current
 
+    def advance(self, game_id, records):
+        """(version, table) of a game, its cached table folded on with `records` (read
+        from its stream, in order), when they reach from the cache's version on: a
+        reader that has the newest records already needs no second read. None when
+        the game is not cached or the records start past its cached version."""
+        hit = self._cache.get(game_id)
+        if hit is None:
+            return None
+        version, current = hit
+        if not records or records[-1].version <= version:
+            return hit
+        if records[0].version > version + 1:
+            return None
+        tail = records[version + 1 - records[0].version :]
+        current = table.fold(((r.event, r.at) for r in tail), current)
+        self._remember(game_id, tail[-1].version, current)
+        return tail[-1].version, current
+
     def cached(self, game_id):
         """(version, table) of a game as this process last had it, or None: no Redis."""
         return self._cache.get(game_id)

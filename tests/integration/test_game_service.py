@@ -118,3 +118,24 @@ def test_the_writer_loads_from_the_projectors_checkpoint_plus_the_tail(deps, pro
     deps.service.command(game_id, seat, command)
     fresh = GameService(deps.store, "test-secret")
     assert fresh.load(game_id) == deps.service.load(game_id, fresh=True)
+
+
+def test_a_cached_table_is_advanced_by_records_already_read(deps):
+    """advance() folds records a caller read (a push, with the view) onto the cache, the
+    same table a fresh load gives; records that start past the cache are not used."""
+    game_id = deps.service.create("alebrijes", humans("a", "b"), {"seed": 3})["id"]
+    other = GameService(deps.store, "test-secret")  # another process: its own cache
+    cached_at, _ = other.load(game_id)
+    for _ in range(4):
+        seat, command = first_legal(deps.service, game_id)
+        deps.service.command(game_id, seat, command)
+    records = deps.store.read(game_id, after=cached_at)
+    assert len(records) >= 4
+    assert other.advance(game_id, records[1:]) is None  # a gap: not folded
+    assert other.cached(game_id)[0] == cached_at
+    assert other.advance(game_id, []) == other.cached(game_id)
+    version, advanced = other.advance(game_id, records)
+    assert version == records[-1].version == deps.service.load(game_id)[0]
+    assert advanced == GameService(deps.store, "test-secret").load(game_id)[1]
+    assert other.advance(game_id, records[:2]) == (version, advanced)  # older: the cache
+    assert GameService(deps.store, "test-secret").advance(game_id, records) is None
