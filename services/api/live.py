@@ -618,8 +618,8 @@ def _version(value):
 class Frames:
     """The frames of an outbox turn, encoded in order and sent together: one `sendall`
     a turn, or one each SEND_BYTES, so a long game's catch-up is never one buffer of
-    its whole log. A move pushes ~5 frames a socket; a system call each was a third of
-    the API's CPU (docs/performance.md).
+    its whole log. A move pushes ~5 frames a socket, and each system call also wakes
+    the client once (docs/performance.md measures the gain).
 
     Only the outbox adds frames, so nothing here is locked; the socket's sends (these,
     and the library's pings, pongs and close frames from its own thread) are kept

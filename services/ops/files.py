@@ -17,14 +17,13 @@ PLAIN_REQUESTS = 1_000  # connections kept for plain requests (and long-polls) a
 
 def raise_limit():
     """Raise this process's soft limit on open files to its hard limit (children
-    inherit it); return the soft limit now."""
+    inherit it)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY or soft < hard:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
         except (ValueError, OSError):  # an unlimited hard limit the kernel caps lower
             pass
-    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def connections(ws_max_sockets, files=None):
