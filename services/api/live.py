@@ -22,8 +22,9 @@ one message each, with a `type` and, on an answer, the `ref` the client sent.
 - `ping` is answered by `pong`; the server sends protocol pings too.
 
 Pushes come from the projector's notification (watch.Watcher; the players' inboxes
-from their own channels, the inbox watcher), so a pushed view is
-never newer than the read models and any API process serves any client. Each socket
+from their own channels, the inbox watcher), so any API process serves any client; a
+socket's own command is pushed from its answer (the same events and view), without
+waiting for the projector. Each socket
 keeps at most its unsent answers and one "look again" mark per subscription: a push
 reads the newest view and the events since the last one sent when it is its turn, so a
 slow reader gets fewer, larger catch-ups, never an unbounded buffer.
@@ -35,6 +36,7 @@ import resource
 import socket
 import threading
 import time
+from contextlib import contextmanager
 
 from flask import Blueprint, current_app, g, request
 from flask_sock import Sock
@@ -218,7 +220,9 @@ class Connection:
         self.holder = None
         self.subscriptions = {}  # game_id -> Subscription
         self.queue = collections.deque()
-        self.pending = set()  # games to look at again
+        self.pending = {}  # games to look at again -> the newest version heard of (None: unknown)
+        self.answering = None  # the game of the command being answered, if any
+        self.deferred = {}  # as `pending`: the pushes waiting for that command's answer
         self.lock = threading.Lock()
         self.wake = threading.Event()
         self.closing = None  # (code, reason) once the socket is to be closed
@@ -376,8 +380,28 @@ class Connection:
             if refused:
                 detail, headers = refused
                 raise ApiError("rate_limited", detail, headers=headers)
-        value = moved(self.d, game_id, seat, body)
-        self._send_later({"type": "answer", "ref": ref, "game_id": game_id, "body": value})
+        with self._answering(game_id):
+            value = moved(self.d, game_id, seat, body)
+            frame = {"type": "answer", "ref": ref, "game_id": game_id, "body": value}
+            self._send_later(frame, answered=(game_id, seat, value))
+
+    @contextmanager
+    def _answering(self, game_id):
+        """While a command on `game_id` is answered, its subscription's push waits: the
+        projector may write the move before the answer is queued, and the answer brings
+        it (_push_answered). A push put off meanwhile is looked at again after it.
+        Commands are answered one at a time (the request's thread)."""
+        with self.lock:
+            self.answering = game_id
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.answering = None
+                again = game_id in self.deferred
+                heard = self.deferred.pop(game_id, None)
+            if again:
+                self._look_again(game_id, heard)
 
     def on_ping(self, message, ref):
         self._send_later({"type": "pong", "ref": ref})
@@ -391,12 +415,14 @@ class Connection:
             frame["retry_after"] = int(headers["Retry-After"])
         self._send_later(frame)
 
-    def _send_later(self, frame):
+    def _send_later(self, frame, answered=None):
+        """Queue `frame` for the outbox; `answered`: (game_id, seat, the command's answer)
+        when it answers a command (see _push_answered)."""
         with self.lock:
             if len(self.queue) >= SEND_QUEUE:  # closed once the queue's frames are out
                 self.closing = self.closing or (SLOW_CONSUMER, "send queue full")
             else:
-                self.queue.append(jsonutil.dumps(frame))
+                self.queue.append((jsonutil.dumps(frame), answered))
         self.wake.set()
 
     def _close(self, code, reason):
@@ -411,7 +437,7 @@ class Connection:
             if subscription is None:
                 return
             if version is None or subscription.sent is None or version > subscription.sent:
-                self._look_again(game_id)
+                self._look_again(game_id, version)
 
         return moved_to
 
@@ -423,9 +449,11 @@ class Connection:
 
         return moved_to
 
-    def _look_again(self, game_id):
+    def _look_again(self, game_id, version=None):
+        """Mark `game_id` for the outbox's next turn, having heard it reached `version`
+        (None: it may have moved; read to know)."""
         with self.lock:
-            self.pending.add(game_id)
+            _hear(self.pending, game_id, version)
         self.wake.set()
 
     # --- the outbox thread: sending
@@ -458,17 +486,20 @@ class Connection:
     def _turn(self):
         """The queued answers, then, unless the socket is closing (False), each marked
         subscription's push, all sent together (Frames)."""
-        while (frame := self._next_frame()) is not None:
+        while (queued := self._next_frame()) is not None:
+            frame, answered = queued
             self._send(frame)
+            if answered is not None:
+                self._push_answered(*answered)
         if self.closing is not None:
             return False
         with self.lock:
-            games, self.pending = self.pending, set()
+            games, self.pending = self.pending, {}
         if INBOX in games:
-            games.discard(INBOX)
+            del games[INBOX]
             self._push_inbox()
         for game_id in sorted(games):
-            self._push(game_id)
+            self._push(game_id, games[game_id])
         self.frames.flush()  # before waiting for the next turn
         return True
 
@@ -488,14 +519,20 @@ class Connection:
         except OSError:
             pass
 
-    def _push(self, game_id):
+    def _push(self, game_id, heard):
         """Send one subscription what it has not seen: the events since the last version
         sent, then the view, as the read models hold them now (both read in one round
-        trip)."""
+        trip). Nothing is read when `heard`, the newest version heard of, was sent."""
         subscription = self.subscriptions.get(game_id)
         if subscription is None:
             return
+        with self.lock:
+            if game_id == self.answering:  # the answer may bring it (_answering)
+                _hear(self.deferred, game_id, heard)
+                return
         seat, sent = subscription.seat, subscription.sent
+        if heard is not None and sent is not None and heard <= sent:
+            return
         try:
             if sent is None:
                 raw, records = stored_view(self.d, game_id, seat), []
@@ -508,11 +545,25 @@ class Connection:
             return
         if sent is not None:
             self._push_events(game_id, seat, sent, version, records)
-        head = b'{"type":"view","game_id":%s,"version":%d,"view":' % (
-            jsonutil.dumps(game_id),
-            version,
-        )
-        self._send(head + raw + b"}")
+        self._send(_view_frame(game_id, version, raw))
+        subscription.sent = version
+
+    def _push_answered(self, game_id, seat, answer):
+        """Push a command's answer to the mover's own subscription: its events and view
+        are what the push would read once the projector has written that version (the
+        same redaction, the same view), so they go out now, in the answer's send, and
+        the projector's notification of the version finds nothing new. Only when they
+        follow the last version pushed: a move made in between is the push's to read."""
+        subscription = self.subscriptions.get(game_id)
+        events = answer["events"]
+        if subscription is None or subscription.seat != seat or subscription.sent is None:
+            return
+        if not events or events[0]["version"] != subscription.sent + 1:
+            return
+        for event in events:
+            self._send(_event_frame(game_id, event))
+        version = answer["version"]
+        self._send(_view_frame(game_id, version, jsonutil.dumps(answer["view"])))
         subscription.sent = version
 
     def _push_inbox(self):
@@ -540,9 +591,7 @@ class Connection:
             for record in records:
                 if record.version > version:  # past the view: pushed with the next one
                     return
-                event = event_as_seen(current, record, seat)
-                frame = {"type": "event", "game_id": game_id, "event": event}
-                self._send(jsonutil.dumps(frame))
+                self._send(_event_frame(game_id, event_as_seen(current, record, seat)))
             sent, records = records[-1].version, []
 
     def _table(self, game_id, version, records):
@@ -581,6 +630,28 @@ class _MessageRate:
                 f"too many messages ({self.description}); retry in {retry} s",
                 headers={"Retry-After": str(retry)},
             )
+
+
+def _hear(marks, game_id, version):
+    """Note in `marks` (game_id -> version) that `game_id` reached `version`; None, for
+    a version not known, stays None."""
+    if game_id in marks:
+        known = marks[game_id]
+        version = None if known is None or version is None else max(known, version)
+    marks[game_id] = version
+
+
+def _event_frame(game_id, event):
+    return jsonutil.dumps({"type": "event", "game_id": game_id, "event": event})
+
+
+def _view_frame(game_id, version, raw):
+    """A `view` frame around `raw`, the view's JSON as stored (not parsed again)."""
+    head = b'{"type":"view","game_id":%s,"version":%d,"view":' % (
+        jsonutil.dumps(game_id),
+        version,
+    )
+    return head + raw + b"}"
 
 
 def _message(raw):

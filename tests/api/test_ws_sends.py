@@ -1,12 +1,14 @@
 """GET /v1/ws's outbox (services/api/live.py) on the app's Deps: one turn, the queued
-answers then a subscription's catch-up of events and its view, goes out in one send."""
+answers then a subscription's catch-up of events and its view, goes out in one send;
+a mover's own subscription is pushed its move with the answer, once."""
 
 import types
 
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
-from services.api.live import Connection, Subscription
+from services.api import live
+from services.api.live import Connection, Holder, Subscription
 from shared import jsonutil
 from tests.api.helpers import auth, create, view_of
 
@@ -25,6 +27,25 @@ class Recorded:
         self.calls.append(bytes(data))
 
 
+def _connection(app, deps):
+    """A Connection over a wsproto server whose socket records its sends, and the
+    client's end that reads them."""
+    server, peer = WSConnection(ConnectionType.SERVER), WSConnection(ConnectionType.CLIENT)
+    server.receive_data(peer.send(Request(host="localhost", target="/v1/ws")))
+    list(server.events())
+    peer.receive_data(server.send(AcceptConnection()))
+    list(peer.events())
+    ws = types.SimpleNamespace(
+        ws=server, sock=Recorded(), connected=True, close_reason=1005, close_message=None
+    )
+    return Connection(ws, deps, app.extensions, held_lease=None), ws, peer
+
+
+def _received(peer, data):
+    peer.receive_data(data)
+    return [jsonutil.loads(e.data) for e in peer.events() if isinstance(e, TextMessage)]
+
+
 def test_an_outbox_turn_sends_its_answers_events_and_view_in_one_call(app, deps, projector):
     client = app.test_client()
     game = create(client, [{"name": "a"}, {"name": "b"}], seed=1)
@@ -39,26 +60,128 @@ def test_an_outbox_turn_sends_its_answers_events_and_view_in_one_call(app, deps,
         assert response.status_code == 200
     version = projector.project(game["id"])
 
-    server, peer = WSConnection(ConnectionType.SERVER), WSConnection(ConnectionType.CLIENT)
-    server.receive_data(peer.send(Request(host="localhost", target="/v1/ws")))
-    list(server.events())
-    peer.receive_data(server.send(AcceptConnection()))
-    list(peer.events())
-    ws = types.SimpleNamespace(
-        ws=server, sock=Recorded(), connected=True, close_reason=1005, close_message=None
-    )
+    connection, ws, peer = _connection(app, deps)
     with app.app_context():
-        connection = Connection(ws, deps, app.extensions, held_lease=None)
         connection.subscriptions[game["id"]] = Subscription(None, 0)
-        connection.pending.add(game["id"])
+        connection._look_again(game["id"])
         connection._send_later({"type": "pong", "ref": 1})
         connection._send_later({"type": "pong", "ref": 2})
         assert connection._turn()
 
     calls = ws.sock.sock.calls
     assert len(calls) == 1
-    peer.receive_data(calls[0])
-    messages = [jsonutil.loads(e.data) for e in peer.events() if isinstance(e, TextMessage)]
+    messages = _received(peer, calls[0])
     assert [m["type"] for m in messages] == ["pong", "pong"] + ["event"] * version + ["view"]
     assert [m["event"]["version"] for m in messages[2:-1]] == list(range(1, version + 1))
+    assert messages[-1]["version"] == version
+
+
+def _mover(app, deps, projector, behind):
+    """A game at its first move, projected; a connection holding the seat to act,
+    subscribed as having been pushed `behind` versions fewer than the game has."""
+    client = app.test_client()
+    game = create(client, [{"name": "a"}, {"name": "b"}], seed=1)
+    version = projector.project(game["id"])
+    seat = view_of(client, game)["to_act"][0]
+    connection, ws, peer = _connection(app, deps)
+    connection.holder = Holder(game["seats"][seat]["token"], deps.service.secret)
+    connection.subscriptions[game["id"]] = Subscription(seat, version - behind)
+    command = view_of(client, game, seat)["legal"][0]
+    return client, game, seat, version, connection, ws.sock.sock, peer, command
+
+
+def _counted_reads(monkeypatch):
+    """The push's reads of a stored view and events, as a list that grows by one a read."""
+    reads = []
+    read = live.stored_view_and_records
+
+    def counted(*args):
+        reads.append(args)
+        return read(*args)
+
+    monkeypatch.setattr(live, "stored_view_and_records", counted)
+    return reads
+
+
+def test_a_movers_own_subscription_is_pushed_its_move_with_the_answer_once(
+    app, deps, projector, monkeypatch
+):
+    client, game, seat, before, connection, sock, peer, command = _mover(
+        app, deps, projector, behind=0
+    )
+    with app.app_context():
+        connection.on_command({"game_id": game["id"], "command": command}, ref=7)
+        assert connection._turn()
+    assert len(sock.calls) == 1
+    messages = _received(peer, sock.calls[0])
+    answer = messages[0]["body"]
+    assert [m["type"] for m in messages] == ["answer"] + ["event"] * len(answer["events"]) + [
+        "view"
+    ]
+    assert [m["event"] for m in messages[1:-1]] == answer["events"]
+    assert answer["events"][0]["version"] == before + 1
+    assert messages[-1]["version"] == answer["version"] > before
+    # The view pushed before the projector wrote it is the one the read model then holds.
+    assert projector.project(game["id"]) == answer["version"]
+    assert messages[-1]["view"] == view_of(client, game, seat)
+
+    # The projector's notification of that version finds nothing left to send, or to
+    # read; a mark with no version reads, and finds nothing newer either.
+    reads = _counted_reads(monkeypatch)
+    with app.app_context():
+        connection._look_again(game["id"], answer["version"])
+        assert connection._turn()
+        assert reads == []
+        connection._look_again(game["id"])
+        assert connection._turn()
+        assert len(reads) == 1
+    assert len(sock.calls) == 1
+
+
+def test_a_move_projected_before_its_answer_is_queued_is_pushed_once_read_nowhere(
+    app, deps, projector, monkeypatch
+):
+    client, game, seat, before, connection, sock, peer, command = _mover(
+        app, deps, projector, behind=0
+    )
+    reads = _counted_reads(monkeypatch)
+    moved = live.moved
+
+    def projected_while_answering(*args):
+        value = moved(*args)
+        version = projector.project(game["id"])  # and its notification heard at once:
+        connection._look_again(game["id"], version)
+        assert connection._turn()  # the outbox's turn puts the push off
+        return value
+
+    monkeypatch.setattr(live, "moved", projected_while_answering)
+    with app.app_context():
+        connection.on_command({"game_id": game["id"], "command": command}, ref=7)
+        assert connection._turn()
+        assert connection._turn()
+    assert reads == []
+    messages = [m for data in sock.calls for m in _received(peer, data)]
+    answer = messages[0]["body"]
+    assert [m["type"] for m in messages] == ["answer"] + ["event"] * len(answer["events"]) + [
+        "view"
+    ]
+    assert messages[-1]["view"] == view_of(client, game, seat)
+
+
+def test_a_move_not_yet_pushed_keeps_the_answer_from_standing_in_for_the_push(app, deps, projector):
+    client, game, seat, before, connection, sock, peer, command = _mover(
+        app, deps, projector, behind=1
+    )
+    with app.app_context():
+        connection.on_command({"game_id": game["id"], "command": command}, ref=7)
+        assert connection._turn()
+    assert [m["type"] for m in _received(peer, sock.calls[0])] == ["answer"]
+
+    version = projector.project(game["id"])
+    with app.app_context():
+        connection._look_again(game["id"], version)
+        assert connection._turn()
+    messages = _received(peer, sock.calls[1])
+    events = [m["event"]["version"] for m in messages if m["type"] == "event"]
+    assert events == list(range(before, version + 1))
     assert messages[-1]["version"] == version
