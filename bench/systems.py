@@ -1,6 +1,7 @@
 """Start and stop the three systems the comparison drives, each on 127.0.0.1 only:
 tablestream (as `make run` starts it), the boardgame.io peer and the bare floor."""
 
+import json
 import os
 import signal
 import socket
@@ -27,6 +28,7 @@ ROOT = Path(services.__file__).resolve().parents[1]
 CHECKOUT = Path(__file__).resolve().parents[1]
 PEER = CHECKOUT / "bench" / "peer"
 COLYSEUS = CHECKOUT / "bench" / "peer-colyseus"
+WS_DRIVER = CHECKOUT / "bench" / "ws-driver"
 
 
 def install_peer(folder=PEER):
@@ -42,6 +44,15 @@ def install_peer(folder=PEER):
         stdout=subprocess.DEVNULL,
         timeout=600,
     )
+
+
+def _node_line(arguments, folder, timeout):
+    """Run `node *arguments` in `folder`: the JSON line it printed last."""
+    command = ["node", *map(str, arguments)]
+    done = subprocess.run(
+        command, cwd=folder, capture_output=True, text=True, timeout=timeout, check=True
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 @contextmanager
@@ -127,6 +138,12 @@ class Tablestream:
                 roles["other"].append(child)
         return roles
 
+    def drive(self, *arguments, timeout=300):
+        """Run bench/ws-driver/driver.mjs (node, as the peers' drivers) against this
+        service's /v1/ws; answer its JSON line."""
+        install_peer(WS_DRIVER)
+        return _node_line(["driver.mjs", *arguments, "--port", self.port], WS_DRIVER, timeout)
+
     def api_workers(self):
         """gunicorn's workers (not its master): the processes that answer requests."""
         api = self.processes()["API"]
@@ -156,13 +173,7 @@ class Peer:
 
     def drive(self, *arguments, timeout=300):
         """Run bench/peer/driver.js against this server; answer its JSON line."""
-        import json
-
-        command = ["node", "driver.js", *map(str, arguments), "--port", str(self.port)]
-        done = subprocess.run(
-            command, cwd=PEER, capture_output=True, text=True, timeout=timeout, check=True
-        )
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return _node_line(["driver.js", *arguments, "--port", self.port], PEER, timeout)
 
     def stop(self):
         stop(self.process)
@@ -192,13 +203,7 @@ class Colyseus(Peer):
 
     def drive(self, *arguments, timeout=300):
         """Run bench/peer-colyseus/driver.mjs against this server; answer its JSON line."""
-        import json
-
-        command = ["node", "driver.mjs", *map(str, arguments), "--port", str(self.port)]
-        done = subprocess.run(
-            command, cwd=COLYSEUS, capture_output=True, text=True, timeout=timeout, check=True
-        )
-        return json.loads(done.stdout.strip().splitlines()[-1])
+        return _node_line(["driver.mjs", *arguments, "--port", self.port], COLYSEUS, timeout)
 
 
 class Floor:

@@ -2,15 +2,17 @@
 (bench/peer-colyseus), interleaved on this machine; then push latency at half load and
 saturated, and idle sockets held while a plain REST request's p99 is measured.
 
-The WebSocket driver plays as the peers' drivers do: N games of two seats, each seat its
-own socket; the acting seat sends its command and waits until its own pushed view shows
-the move; the other seat plays when its pushed view says so; one move in flight per game.
-Push latency is an event's append time (its `at`, the same machine's clock) to the
-moment the other seat's socket reads it. CPU per move: each server process's CPU time
-(tablestream's by role: API, projector, worker, Redis, other; a peer's one node
-process) over the measured seconds, divided by the moves made in them; the load
-generators are not counted. A peer's driver starts its clock after node has started
-(a fraction of a second), so its window is that much earlier than its own.
+The WebSocket driver (bench/ws-driver/driver.mjs: node, as the peers' drivers are, so
+the three load generators cost alike) plays as the peers' drivers do: N games of two
+seats, each seat its own socket; the acting seat sends its command and waits until its
+own pushed view shows the move; the other seat plays when its pushed view says so; one
+move in flight per game. Push latency is an event's append time (its `at`, the same
+machine's clock) to the moment the other seat's socket reads it. CPU per move: each
+server process's CPU time (tablestream's by role: API, projector, worker, Redis, other;
+a peer's one node process) over the measured seconds, divided by the moves made in
+them; each driver reports its own beside it (`driver_cpu_ms_per_move`), which the
+servers' figures do not count. A driver starts its clock after node has started (a
+fraction of a second), so its window is that much earlier than the sampler's.
 
     .venv/bin/python -m bench.ws_moves [--seconds 10] [--games 10 50] [--idle 8000] [--profile]
 
@@ -26,7 +28,6 @@ import asyncio
 import json
 import multiprocessing
 import os
-import random
 import resource
 import tempfile
 import threading
@@ -41,7 +42,6 @@ from websockets.exceptions import InvalidStatus
 from bench import pyspy as spy
 from bench import systems
 
-ROUNDS = 20  # long games, so few creations inside a run
 PER_HOLDER = 8000  # idle sockets one client process holds
 
 
@@ -52,127 +52,20 @@ def quantile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-class Run:
-    def __init__(self, base, seconds, warmup, rate=None):
-        self.base = base
-        self.ws = base.replace("http://", "ws://") + "/v1/ws"
-        self.seconds = seconds
-        self.warmup = warmup
-        self.rate = rate  # moves/s over every game; None: as fast as they go
-        self.moves = 0
-        self.move_ms = []
-        self.push_ms = []
-        self.errors = 0
-
-    async def main(self, games):
-        started = time.monotonic()
-        self.measure_from = started + self.warmup
-        self.deadline = self.measure_from + self.seconds
-        self.slot = 0
-        await asyncio.gather(*(self.game(random.Random(n)) for n in range(games)))
-        return {
-            "moves_per_s": self.moves / self.seconds,
-            "move_p50_ms": quantile(self.move_ms, 0.5),
-            "move_p99_ms": quantile(self.move_ms, 0.99),
-            "push_p50_ms": quantile(self.push_ms, 0.5),
-            "push_p99_ms": quantile(self.push_ms, 0.99),
-            "errors": self.errors,
-        }
-
-    async def pace(self):
-        if self.rate is None:
-            return
-        at = self.measure_from - self.warmup + self.slot / self.rate
-        self.slot += 1
-        if at > time.monotonic():
-            await asyncio.sleep(at - time.monotonic())
-
-    async def game(self, rng):
-        while time.monotonic() < self.deadline:
-            body = {"game": "alebrijes", "seats": [{"name": "a"}, {"name": "b"}]}
-            body["options"] = {"rounds": ROUNDS}
-            created = await asyncio.to_thread(
-                requests.post, f"{self.base}/v1/games", json=body, timeout=30
-            )
-            created = created.json()
-            await self.play(created["id"], [s["token"] for s in created["seats"]], rng)
-
-    async def play(self, game_id, tokens, rng):
-        sockets = []
-        for token in tokens:
-            headers = {"Authorization": f"Bearer {token}"}
-            socket = await websockets.connect(
-                self.ws, additional_headers=headers, compression=None, max_size=2**22
-            )
-            await socket.send(json.dumps({"type": "subscribe", "game_id": game_id}))
-            sockets.append(socket)
-        state = {"over": False}
-        try:
-            await asyncio.gather(
-                *(self.seat(s, n, game_id, state, rng) for n, s in enumerate(sockets))
-            )
-        finally:
-            for socket in sockets:
-                await socket.close()
-
-    async def seat(self, socket, seat, game_id, state, rng):
-        """Read this seat's pushes; act when its view says so. A seat's move is done when
-        its own pushed view shows it; the other seat acts on its own view, without
-        waiting for the mover's (their pushes may come in either order)."""
-        flight = None  # (the version this seat acted on, when)
-        acted_at = -1  # the newest version this seat sent a command on
-        while not state["over"] and time.monotonic() < self.deadline:
-            try:
-                raw = await asyncio.wait_for(
-                    socket.recv(), timeout=max(0.1, self.deadline - time.monotonic())
-                )
-            except TimeoutError:
-                break
-            message = json.loads(raw)
-            kind = message["type"]
-            if kind == "event":
-                mine = message["event"].get("seat") == seat
-                if not mine and time.monotonic() > self.measure_from:
-                    self.push_ms.append(time.time() * 1000 - message["event"]["at"])
-                continue
-            if kind == "error":
-                self.errors += 1
-                flight = None
-                continue
-            if kind != "view":
-                continue
-            view = message["view"]
-            if flight is not None and view["version"] > flight[0]:
-                if time.monotonic() > self.measure_from:
-                    self.moves += 1
-                    self.move_ms.append(1000 * (time.perf_counter() - flight[1]))
-                flight = None
-            if view["status"] != "active":
-                state["over"] = True
-                return
-            mine = seat in view["to_act"] and view["legal"]
-            if flight is None and mine and view["version"] > acted_at:
-                await self.pace()
-                command = rng.choice(view["legal"])
-                flight, acted_at = (view["version"], time.perf_counter()), view["version"]
-                await socket.send(json.dumps(
-                    {"type": "command", "game_id": game_id, "command": command,
-                     "expected_version": view["version"]}
-                ))  # fmt: skip
-
-
-def wait_for_pushes(base, timeout=120.0):
+def wait_for_pushes(stack, timeout=120.0):
     """Until a move is pushed: the projector (and its Python) may start well after the
     API answers, on a loaded machine."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if drive_tablestream(base, 1, seconds=2, warmup=0)["moves_per_s"] > 0:
+        if drive_tablestream(stack, 1, seconds=2, warmup=0)["moves_per_s"] > 0:
             return
     raise RuntimeError("no move was pushed: is the projector running?")
 
 
-def drive_tablestream(base, games, seconds, warmup, rate=None):
-    return asyncio.run(Run(base, seconds, warmup, rate).main(games))
+def drive_tablestream(stack, games, seconds, warmup, rate=None):
+    """bench/ws-driver/driver.mjs against `stack`: its JSON line."""
+    arguments = ["moves", "--games", games, "--seconds", seconds, "--warmup", warmup]
+    return stack.drive(*arguments, *(["--rate", rate] if rate else []))
 
 
 def with_cpu(roles, seconds, warmup, drive):
@@ -289,7 +182,7 @@ def profiled(stack, games, seconds, folder):
         "API": spy.record([p.pid for p in stack.api_workers()], seconds, folder, "api"),
         "projector": spy.record([p.pid for p in roles["projector"]], seconds, folder, "proj"),
     }
-    figures = drive_tablestream(stack.base, games, seconds, warmup=0.5)
+    figures = drive_tablestream(stack, games, seconds, warmup=0.5)
     print(f"under py-spy, {games} games:", json.dumps(figures), flush=True)
     found = {}
     for role, recording in handles.items():
@@ -314,14 +207,14 @@ def main():
         stack = systems.Tablestream(run_dir, Path(run_dir) / "run.log").start()
         peers = [systems.Peer().start(), systems.Colyseus().start()]
         try:
-            wait_for_pushes(stack.base)
+            wait_for_pushes(stack)
             for games in args.games:
                 row = {
                     "tablestream": with_cpu(
                         stack.processes(),
                         args.seconds,
                         args.warmup,
-                        lambda g=games: drive_tablestream(stack.base, g, args.seconds, args.warmup),
+                        lambda g=games: drive_tablestream(stack, g, args.seconds, args.warmup),
                     )
                 }
                 for peer in peers:
@@ -337,7 +230,7 @@ def main():
             saturated = results[f"{args.games[0]} games"]["tablestream"]
             half = max(1.0, saturated["moves_per_s"] / 2)
             results["half load"] = drive_tablestream(
-                stack.base, args.games[0], args.seconds, args.warmup, rate=half
+                stack, args.games[0], args.seconds, args.warmup, rate=half
             )
             print("half load:", json.dumps(results["half load"]), flush=True)
             if args.profile:
