@@ -540,11 +540,12 @@ class Connection:
                 raw, records = stored_view_and_records(self.d, game_id, seat, sent, BATCH)
         except ApiError as error:  # the game's read models and stream are gone
             return self._error(None, error.code, error.detail)
-        version = jsonutil.loads(raw)["version"]
+        view = jsonutil.loads(raw)
+        version = view["version"]
         if sent is not None and version <= sent:
             return
         if sent is not None:
-            self._push_events(game_id, seat, sent, version, records)
+            self._push_events(game_id, seat, sent, view, records)
         self._send(_view_frame(game_id, version, raw))
         subscription.sent = version
 
@@ -579,10 +580,18 @@ class Connection:
         if len(items) == MAX_ITEMS:
             self._look_again(INBOX)
 
-    def _push_events(self, game_id, seat, sent, version, records):
-        """The events after `sent` up to `version`, each as `seat` may see it: `records`
-        (read with the view) first, then as many more reads as a long catch-up needs."""
+    def _push_events(self, game_id, seat, sent, view, records):
+        """The events after `sent` up to the `view`'s version, each as `seat` may see it
+        with that view: `records` (read with the view) first, then as many more reads as
+        a long catch-up needs."""
+        version = view["version"]
         current = self._table(game_id, version, records)
+        if current["status"] != view["status"]:
+            # The table in hand is past the view, in a game that has finished since (the
+            # last move made through this process, or read past the view): the whole
+            # log is public now, but events pushed with a view of a game going on are
+            # redacted as they were then.
+            current = {**current, "status": view["status"]}
         while sent < version:
             if not records:
                 records = self.d.store.read(game_id, after=sent, limit=min(BATCH, version - sent))

@@ -10,6 +10,7 @@ from wsproto.events import AcceptConnection, Request, TextMessage
 from services.api import live
 from services.api.live import Connection, Holder, Subscription
 from shared import jsonutil
+from shared import table as tables
 from tests.api.helpers import auth, create, view_of
 
 
@@ -185,3 +186,48 @@ def test_a_move_not_yet_pushed_keeps_the_answer_from_standing_in_for_the_push(ap
     events = [m["event"]["version"] for m in messages if m["type"] == "event"]
     assert events == list(range(before, version + 1))
     assert messages[-1]["version"] == version
+
+
+def test_events_pushed_with_a_view_of_a_game_going_on_are_redacted_as_then(app, deps, projector):
+    """The read models show the game going on while this process's table has it over
+    (the last moves made through it, not projected yet): the events pushed with that
+    view are the seat's as they were then, not the whole log the end made public."""
+    client = app.test_client()
+    game = create(client, [{"name": "a"}, {"name": "b"}], seed=1, rounds=1)
+    start = projector.project(game["id"])
+    for _ in range(3):  # a few moves, projected: the view the push will read
+        projector.project(game["id"])
+        spectator = view_of(client, game)
+        seat = spectator["to_act"][0]
+        command = view_of(client, game, seat)["legal"][0]
+        response = client.post(
+            f"/v1/games/{game['id']}/commands",
+            json=command,
+            headers=auth(game["seats"][seat]["token"]),
+        )
+        assert response.status_code == 200
+    shown = projector.project(game["id"])
+    while True:  # then to the end, from the table itself: not projected
+        version, current = deps.service.load(game["id"], fresh=True)
+        if current["status"] == "finished":
+            break
+        seat = tables.view(current, version, None)["to_act"][0]
+        command = tables.view(current, version, seat)["legal"][0]
+        response = client.post(
+            f"/v1/games/{game['id']}/commands",
+            json=command,
+            headers=auth(game["seats"][seat]["token"]),
+        )
+        assert response.status_code == 200, response.get_json()
+
+    connection, ws, peer = _connection(app, deps)
+    connection.subscriptions[game["id"]] = Subscription(0, start)
+    with app.app_context():
+        connection._look_again(game["id"])
+        assert connection._turn()
+    messages = [m for data in ws.sock.sock.calls for m in _received(peer, data)]
+    assert messages[-1]["version"] == shown and messages[-1]["view"]["status"] == "active"
+    events = [m["event"] for m in messages if m["type"] == "event"]
+    assert [e["version"] for e in events] == list(range(start + 1, shown + 1))
+    others = [e for e in events if e["type"] == "commanded" and e["seat"] != 0]
+    assert others and all("command" not in e for e in others)
