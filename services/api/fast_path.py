@@ -58,9 +58,10 @@ _COMMAND_TO_FLASK = ("HTTP_IDEMPOTENCY_KEY", "HTTP_ORIGIN", "HTTP_TRANSFER_ENCOD
 class FastPath:
     """WSGI middleware in front of the app's own `wsgi_app`."""
 
-    def __init__(self, wsgi_app, deps, games, seat_limits, players):
+    def __init__(self, wsgi_app, deps, games, seat_limits, players, watcher):
         self.wsgi_app = wsgi_app
         self.deps = deps
+        self.watcher = watcher  # this process's sockets on a game hear of its moves
         self.seat_limits = seat_limits  # None: RATE_LIMITS=off
         self.players = players  # PlayerAuth: a player's token, when it knows it
         # On one server, without redis-py's per-call layers (a failure: Flask answers).
@@ -169,7 +170,8 @@ class FastPath:
         try:
             if self.seat_limits is not None:
                 self.seat_limits.count(game_id, seat, extra)
-            value = moved(self.deps, game_id, seat, command, None if game == "games" else game)
+            kind = None if game == "games" else game
+            value = moved(self.deps, game_id, seat, command, kind, told=self.watcher)
         except ApiError as error:
             return _problem(error.code, error.detail, error.errors, error.headers, request_id)
         except Exception as error:  # as errors.handle_unexpected
@@ -213,4 +215,5 @@ def install(app, deps, games):
     """Put the fast path in front of `app` (outermost: it needs no proxy's address)."""
     seat_limits = app.extensions.get("tablestream.seat_limits")
     players = app.extensions["tablestream.player_auth"]
-    app.wsgi_app = FastPath(app.wsgi_app, deps, games, seat_limits, players)
+    watcher = app.extensions["tablestream.watcher"]
+    app.wsgi_app = FastPath(app.wsgi_app, deps, games, seat_limits, players, watcher)

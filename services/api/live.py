@@ -22,12 +22,14 @@ one message each, with a `type` and, on an answer, the `ref` the client sent.
 - `ping` is answered by `pong`; the server sends protocol pings too.
 
 Pushes come from the projector's notification (watch.Watcher; the players' inboxes
-from their own channels, the inbox watcher), so any API process serves any client; a
-socket's own command is pushed from its answer (the same events and view), without
-waiting for the projector. Each socket
-keeps at most its unsent answers and one "look again" mark per subscription: a push
-reads the newest view and the events since the last one sent when it is its turn, so a
-slow reader gets fewer, larger catch-ups, never an unbounded buffer.
+from their own channels, the inbox watcher), so any API process serves any client. A
+move made through this process is pushed without waiting for the projector: to the
+mover's own socket from its answer (the same events and view), and to the game's other
+sockets here from the move itself (`Watcher.tell`: its records and table), each as
+its seat may see it. Each socket keeps at most its unsent answers, one "look again"
+mark per subscription and a few such moves: a push reads the newest view and the
+events since the last one sent when it is its turn, so a slow reader gets fewer,
+larger catch-ups, never an unbounded buffer.
 """
 
 import collections
@@ -50,9 +52,17 @@ from services.api.body import MAX_BODY
 from services.api.context import deps
 from services.api.errors import ApiError, log, problem_fields, unexpected
 from services.api.limits import LONGEST_LEASE, lease
-from services.api.play import event_as_seen, moved, stored_view, stored_view_and_records
+from services.api.play import (
+    answer_of,
+    applied,
+    event_as_seen,
+    seat_view,
+    stored_view,
+    stored_view_and_records,
+)
 from services.api.player_schemas import MAX_ITEMS
 from services.api.schemas import MAX_VERSION
+from services.api.watch import Move
 from services.ops import files
 from shared import jsonutil, tokens
 from shared.players.store import Inbox
@@ -85,6 +95,7 @@ TYPES = (
     "pong",
 )
 INBOX = object()  # in `pending`: the player's inbox is to be looked at again
+MOST_MOVES = 8  # moves made in this process kept for a subscription's next push, at most
 
 
 def install(app):
@@ -223,6 +234,7 @@ class Connection:
         self.pending = {}  # games to look at again -> the newest version heard of (None: unknown)
         self.answering = None  # the game of the command being answered, if any
         self.deferred = {}  # as `pending`: the pushes waiting for that command's answer
+        self.moves = {}  # game_id -> [Move]: made in this process since the last push
         self.lock = threading.Lock()
         self.wake = threading.Event()
         self.closing = None  # (code, reason) once the socket is to be closed
@@ -381,9 +393,12 @@ class Connection:
                 detail, headers = refused
                 raise ApiError("rate_limited", detail, headers=headers)
         with self._answering(game_id):
-            value = moved(self.d, game_id, seat, body)
+            version, records, after = applied(self.d, game_id, seat, body)
+            value = answer_of(self.d, seat, version, records, after)
             frame = {"type": "answer", "ref": ref, "game_id": game_id, "body": value}
             self._send_later(frame, answered=(game_id, seat, value))
+        own = self.subscriptions.get(game_id)  # pushed from the answer (_push_answered)
+        self.watcher.tell(game_id, Move(version, records, after), besides=own and own.follower)
 
     @contextmanager
     def _answering(self, game_id):
@@ -432,11 +447,16 @@ class Connection:
     # --- the watcher's thread: taking note
 
     def _follower(self, game_id):
-        def moved_to(version):
+        def moved_to(version, move=None):
             subscription = self.subscriptions.get(game_id)
             if subscription is None:
                 return
             if version is None or subscription.sent is None or version > subscription.sent:
+                if move is not None:
+                    with self.lock:
+                        moves = self.moves.setdefault(game_id, [])
+                        moves.append(move)
+                        del moves[:-MOST_MOVES]
                 self._look_again(game_id, version)
 
         return moved_to
@@ -521,7 +541,8 @@ class Connection:
 
     def _push(self, game_id, heard):
         """Send one subscription what it has not seen: the events since the last version
-        sent, then the view, as the read models hold them now (both read in one round
+        sent, then the view; from the moves made in this process when they follow it
+        (_push_moves), else as the read models hold them now (both read in one round
         trip). Nothing is read when `heard`, the newest version heard of, was sent."""
         subscription = self.subscriptions.get(game_id)
         if subscription is None:
@@ -530,6 +551,9 @@ class Connection:
             if game_id == self.answering:  # the answer may bring it (_answering)
                 _hear(self.deferred, game_id, heard)
                 return
+            moves = self.moves.pop(game_id, ())
+        if moves:
+            self._push_moves(game_id, subscription, moves)
         seat, sent = subscription.seat, subscription.sent
         if heard is not None and sent is not None and heard <= sent:
             return
@@ -566,6 +590,27 @@ class Connection:
         version = answer["version"]
         self._send(_view_frame(game_id, version, jsonutil.dumps(answer["view"])))
         subscription.sent = version
+
+    def _push_moves(self, game_id, subscription, moves):
+        """Push the moves made in this process that follow the last version pushed, one
+        after another, without a read: their events as the subscription's seat may see
+        them and its view after the last, each as the projector will write it. A gap
+        (a move made elsewhere, not heard of yet) ends them: the push reads from there."""
+        sent = subscription.sent
+        chain = []
+        for move in sorted(moves, key=lambda m: m.version):  # two movers' tells may cross
+            if sent is not None and move.records and move.records[0].version == sent + 1:
+                chain.append(move)
+                sent = move.version
+        if not chain:
+            return
+        seat, last = subscription.seat, chain[-1]
+        for move in chain:
+            for record in move.records:
+                self._send(_event_frame(game_id, event_as_seen(last.table, record, seat)))
+        view = jsonutil.dumps(seat_view(self.d, last.table, last.version, seat))
+        self._send(_view_frame(game_id, last.version, view))
+        subscription.sent = last.version
 
     def _push_inbox(self):
         """Send the player's inbox items after the last one sent, one `inbox` frame

@@ -21,6 +21,7 @@ from services.api.context import deps, json_response, refused
 from services.api.errors import ApiError
 from services.api.games import COMMAND_SCHEMAS
 from services.api.limits import open_wait
+from services.api.watch import Move
 from shared import checkpoint, jsonutil, table
 
 blp = Blueprint("play", __name__, url_prefix="/v1/games", description="Playing a game")
@@ -266,12 +267,24 @@ def command_answer(game_id, game=None):
     them: the writer has the table in hand, so the caller needs no second request."""
     d = deps()
     seat = seat_of(game_id, d.service.secret, required=True)
-    return json_response(moved(d, game_id, seat, json_object(), game), headers=PRIVATE)
+    value = moved(d, game_id, seat, json_object(), game, told=watcher())
+    return json_response(value, headers=PRIVATE)
 
 
-def moved(d, game_id, seat, body, game=None):
+def moved(d, game_id, seat, body, game=None, told=None):
     """Apply `body`, a JSON object read from the request, as `seat`'s command: the
-    answer's value (services/api/fast_path.py answers with it too). Raises ApiError."""
+    answer's value (services/api/fast_path.py answers with it too). `told`: this
+    process's Watcher, whose sockets on the game are pushed the move at once
+    (`Watcher.tell`). Raises ApiError."""
+    version, records, after = applied(d, game_id, seat, body, game)
+    if told is not None:
+        told.tell(game_id, Move(version, records, after))
+    return answer_of(d, seat, version, records, after)
+
+
+def applied(d, game_id, seat, body, game=None):
+    """Apply `body` as `seat`'s command: (version, records, the table after them), as
+    `GameService.command` answers. Raises ApiError."""
     if not isinstance(body.get("type"), str):
         raise ApiError("bad_request", 'a command is a JSON object with a "type"')
     with refused():
@@ -280,13 +293,24 @@ def moved(d, game_id, seat, body, game=None):
             raise ApiError("unknown_game", f"{game_id} is a game of {current['game']}")
         command = _validated(current["game"], body)
         expected = command.pop("expected_version", None)
-        version, records, after = d.service.command(game_id, seat, command, expected)
+        return d.service.command(game_id, seat, command, expected)
+
+
+def answer_of(d, seat, version, records, after):
+    """A command's answer to `seat`: the new version, the events it caused and the
+    seat's view after them, as the seat may see them."""
     return {
         "game": after["game"],
         "version": version,
         "events": [event_as_seen(after, r, seat) for r in records],
-        "view": table.view(d.player_names.named(after), version, seat),
+        "view": seat_view(d, after, version, seat),
     }
+
+
+def seat_view(d, current, version, seat):
+    """The view of `seat` (None: a spectator) at `version` from the table `current`, as
+    the projector stores it (the players' names as this process knows them)."""
+    return table.view(d.player_names.named(current), version, seat)
 
 
 def json_object():

@@ -7,12 +7,17 @@ the game: a long-poll or an event stream. Whichever process took the move, every
 process hears of it; no process keeps state another must see.
 """
 
+import collections
 import logging
 import threading
 import time
 from contextlib import contextmanager
 
 log = logging.getLogger(__name__)
+
+# A move made through this process (a command over REST or a WebSocket): the version
+# it reached, its records and the table after them (GameService.command's answer).
+Move = collections.namedtuple("Move", "version records table")
 
 QUIET_FOR = 10.0  # seconds without Redis before a lost subscription is a warning
 CHECK_EVERY = 1.0  # seconds between looks at whether a waiting client went away
@@ -69,11 +74,24 @@ class Watcher:
 
     def follow(self, game_id, callback):
         """Call `callback(version)` each time the game moves (version None: it may have
-        moved while the subscription was lost; look again), until `unfollow`. It runs
-        on the listener's thread: it must only take note and return."""
+        moved while the subscription was lost; look again), until `unfollow`; and
+        `callback(version, move)` for a move made in this process (`tell`). It runs on
+        the listener's thread or the mover's: it must only take note and return."""
         self._start()
         with self._lock:
             self._followers.setdefault(game_id, set()).add(callback)
+
+    def tell(self, game_id, move, besides=None):
+        """Tell the game's followers in this process, but `besides`, of a `Move` made
+        here, before any projector has written it: `callback(move.version, move)`. They
+        hear of it again from the projector's notification, as every process does."""
+        with self._lock:
+            followers = [c for c in self._followers.get(game_id, ()) if c is not besides]
+        for callback in followers:
+            try:
+                callback(move.version, move)
+            except Exception:  # as _wake: the mover's answer does not wait on a follower
+                log.exception("a follower of %s failed", game_id)
 
     def unfollow(self, game_id, callback):
         with self._lock:

@@ -1,9 +1,12 @@
 """GET /v1/ws's outbox (services/api/live.py) on the app's Deps: one turn, the queued
 answers then a subscription's catch-up of events and its view, goes out in one send;
-a mover's own subscription is pushed its move with the answer, once."""
+a mover's own subscription is pushed its move with the answer, once; the game's other
+sockets in the same process are pushed it from the mover's command, each as its seat
+may see it."""
 
 import types
 
+import pytest
 from wsproto import ConnectionType, WSConnection
 from wsproto.events import AcceptConnection, Request, TextMessage
 
@@ -146,16 +149,16 @@ def test_a_move_projected_before_its_answer_is_queued_is_pushed_once_read_nowher
         app, deps, projector, behind=0
     )
     reads = _counted_reads(monkeypatch)
-    moved = live.moved
+    applied = live.applied
 
     def projected_while_answering(*args):
-        value = moved(*args)
+        value = applied(*args)
         version = projector.project(game["id"])  # and its notification heard at once:
         connection._look_again(game["id"], version)
         assert connection._turn()  # the outbox's turn puts the push off
         return value
 
-    monkeypatch.setattr(live, "moved", projected_while_answering)
+    monkeypatch.setattr(live, "applied", projected_while_answering)
     with app.app_context():
         connection.on_command({"game_id": game["id"], "command": command}, ref=7)
         assert connection._turn()
@@ -186,6 +189,98 @@ def test_a_move_not_yet_pushed_keeps_the_answer_from_standing_in_for_the_push(ap
     events = [m["event"]["version"] for m in messages if m["type"] == "event"]
     assert events == list(range(before, version + 1))
     assert messages[-1]["version"] == version
+
+
+def _watching(app, deps, game, token, after):
+    """A connection holding `token` (None: a spectator), subscribed to `game` as having
+    been pushed version `after`, its `subscribed` answer sent."""
+    connection, ws, peer = _connection(app, deps)
+    connection.holder = Holder(token, deps.service.secret)
+    with app.app_context():
+        connection.on_subscribe({"game_id": game["id"], "after": after}, ref=1)
+        assert connection._turn()
+    return connection, ws.sock.sock, peer
+
+
+def _events_of(client, game, token, after):
+    headers = auth(token) if token is not None else {}
+    response = client.get(f"/v1/games/{game['id']}/events?after={after}", headers=headers)
+    assert response.status_code == 200
+    return response.get_json()["events"]
+
+
+def test_a_move_is_pushed_to_the_games_other_sockets_in_this_process_without_a_read(
+    app, deps, projector, monkeypatch
+):
+    client, game, seat, before, mover, sock, peer, command = _mover(app, deps, projector, behind=0)
+    other = 1 - seat
+    others = [
+        (other, *_watching(app, deps, game, game["seats"][other]["token"], before)),
+        (None, *_watching(app, deps, game, None, before)),
+    ]
+    reads = _counted_reads(monkeypatch)
+    with app.app_context():
+        mover.on_command({"game_id": game["id"], "command": command}, ref=7)
+        assert mover._turn()
+        for _, connection, _, _ in others:
+            assert connection._turn()
+    assert reads == []
+    answer = _received(peer, sock.calls[0])[0]["body"]
+
+    # Each is what the read models hold once the projector has written the move, and
+    # what REST serves that seat: its view, and the events as that seat may see them
+    # (the mover's hidden cards are not the other seat's, nor the spectator's).
+    assert projector.project(game["id"]) == answer["version"]
+    for number, connection, their_sock, their_peer in others:
+        token = None if number is None else game["seats"][number]["token"]
+        messages = [m for data in their_sock.calls for m in _received(their_peer, data)]
+        assert [m["type"] for m in messages] == ["subscribed"] + ["event"] * len(
+            answer["events"]
+        ) + ["view"]
+        assert [m["event"] for m in messages[1:-1]] == _events_of(client, game, token, before)
+        assert messages[-1]["version"] == answer["version"]
+        assert messages[-1]["view"] == view_of(client, game, number)
+
+        # The projector's notification of that version then reads and sends nothing.
+        sent = len(their_sock.calls)
+        with app.app_context():
+            connection._look_again(game["id"], answer["version"])
+            assert connection._turn()
+        assert reads == []
+        assert len(their_sock.calls) == sent
+    assert [m["event"] for m in messages[1:-1]] != answer["events"]  # redacted otherwise
+
+
+def test_a_move_that_does_not_follow_what_a_socket_was_pushed_is_read_in_order(
+    app, deps, projector, monkeypatch
+):
+    client, game, seat, before, _, _, _, command = _mover(app, deps, projector, behind=0)
+    spectator, their_sock, their_peer = _watching(app, deps, game, None, before)
+    # A move this socket does not hear of from here (made through another process, as
+    # the game service would there), then one it does.
+    deps.service.command(game["id"], seat, command)
+    # The next seat's command, from the table itself: the read models are not projected.
+    version, current = deps.service.load(game["id"])
+    nxt = tables.view(current, version, None)["to_act"][0]
+    command = tables.view(current, version, nxt)["legal"][0]
+    mover, _, _ = _connection(app, deps)
+    mover.holder = Holder(game["seats"][nxt]["token"], deps.service.secret)
+    reads = _counted_reads(monkeypatch)
+    with app.app_context():
+        mover.on_command({"game_id": game["id"], "command": command}, ref=7)
+        assert spectator.moves[game["id"]]  # told,
+        assert spectator._turn()
+    # but not following the version pushed: read instead, and the read models, not
+    # projected yet, hold nothing newer; once they do, it is all pushed in order.
+    assert len(reads) == 1
+    version = projector.project(game["id"])
+    with app.app_context():
+        spectator._look_again(game["id"], version)
+        assert spectator._turn()
+    messages = [m for data in their_sock.calls for m in _received(their_peer, data)]
+    events = [m["event"]["version"] for m in messages if m["type"] == "event"]
+    assert events == list(range(before + 1, version + 1))
+    assert [m["version"] for m in messages if m["type"] == "view"] == [version]
 
 
 def test_events_pushed_with_a_view_of_a_game_going_on_are_redacted_as_then(app, deps, projector):
@@ -231,3 +326,30 @@ def test_events_pushed_with_a_view_of_a_game_going_on_are_redacted_as_then(app, 
     assert [e["version"] for e in events] == list(range(start + 1, shown + 1))
     others = [e for e in events if e["type"] == "commanded" and e["seat"] != 0]
     assert others and all("command" not in e for e in others)
+
+
+@pytest.mark.parametrize("route", ["fast path", "Flask"])
+def test_a_move_sent_over_rest_is_pushed_to_the_games_sockets_in_this_process(
+    app, deps, projector, monkeypatch, route
+):
+    client, game, seat, before, _, _, _, command = _mover(app, deps, projector, behind=0)
+    other = 1 - seat
+    token = game["seats"][other]["token"]
+    connection, their_sock, their_peer = _watching(app, deps, game, token, before)
+    reads = _counted_reads(monkeypatch)
+    headers = auth(game["seats"][seat]["token"])
+    if route == "Flask":  # the fast path hands a retry-safe request to Flask's route
+        headers["Idempotency-Key"] = "once"
+    response = client.post(f"/v1/games/{game['id']}/commands", json=command, headers=headers)
+    assert response.status_code == 200
+    with app.app_context():
+        assert connection._turn()
+    assert reads == []
+    answer = response.get_json()
+    assert projector.project(game["id"]) == answer["version"]
+    messages = [m for data in their_sock.calls for m in _received(their_peer, data)]
+    assert [m["event"] for m in messages if m["type"] == "event"] == _events_of(
+        client, game, token, before
+    )
+    assert messages[-1]["version"] == answer["version"]
+    assert messages[-1]["view"] == view_of(client, game, other)
