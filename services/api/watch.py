@@ -4,7 +4,8 @@ The projector publishes "<game_id> <version>" on one Redis channel once a game's
 models are current. Each API process holds one subscription to it (a background
 thread, a greenlet under gevent) and wakes the requests of that process that wait on
 the game: a long-poll or an event stream. Whichever process took the move, every
-process hears of it; no process keeps state another must see.
+process hears of it; no process keeps state another must see. The process that took
+it also tells its own WebSocket subscriptions at once, with the move in hand (`tell`).
 """
 
 import collections
