@@ -68,6 +68,17 @@ def text(browser, element_id):
     raise AssertionError(f"#{element_id} kept being redrawn")
 
 
+def click(browser, selector):
+    """Click the element `selector` finds; found again when the page redrew it between
+    the finding and the click ("My games" is redrawn as the inbox's items arrive)."""
+    for _ in range(20):
+        try:
+            return browser.find_element(By.CSS_SELECTOR, selector).click()
+        except StaleElementReferenceException:
+            time.sleep(0.05)
+    raise AssertionError(f"{selector} kept being redrawn")
+
+
 def open_table(browser, invite=(), bots="0", rated=False):
     """Open an Alebrijes table of one round from the set-up form."""
     Select(browser.find_element(By.ID, "game")).select_by_value("alebrijes")
@@ -179,13 +190,13 @@ def test_an_invitation_is_sent_then_answered_from_my_games(browser, stack, scree
     shoot(browser, screenshots, axe_source, "invite-my-games")
     decline, accept = invited
     answer = 'button[data-do="{}"][data-game="{}"]'
-    browser.find_element(By.CSS_SELECTOR, answer.format("decline", decline)).click()
+    click(browser, answer.format("decline", decline))
     eventually(
         lambda: stack.call("GET", f"/v1/games/{decline}").json()["seats"][1],
         lambda seat: seat["open"] and not seat.get("invited"),
     )
     wait_for(browser, lambda b: not b.find_elements(By.CSS_SELECTOR, f'[data-game="{decline}"]'))
-    browser.find_element(By.CSS_SELECTOR, answer.format("accept", accept)).click()
+    click(browser, answer.format("accept", accept))
     wait_for(browser, lambda b: text(b, "game-id") == accept)
     wait_for(browser, lambda b: body(b, "status") == "active", message=Table(browser).page)
     assert "Cora" in text(browser, "board") and "Dan" in text(browser, "board")
