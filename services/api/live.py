@@ -335,6 +335,7 @@ class Connection:
         game_id = _game_id(message)
         with self.lock:
             subscription = self.subscriptions.pop(game_id, None)
+            self.moves.pop(game_id, None)  # heard of, not pushed: not to be kept
         if subscription is not None:
             self.watcher.unfollow(game_id, subscription.follower)
         self._send_later({"type": "unsubscribed", "ref": ref, "game_id": game_id})

@@ -353,3 +353,14 @@ def test_a_move_sent_over_rest_is_pushed_to_the_games_sockets_in_this_process(
     )
     assert messages[-1]["version"] == answer["version"]
     assert messages[-1]["view"] == view_of(client, game, other)
+
+
+def test_moves_heard_of_for_a_game_unsubscribed_from_are_not_kept(app, deps, projector):
+    client, game, seat, before, mover, _, _, command = _mover(app, deps, projector, behind=0)
+    token = game["seats"][1 - seat]["token"]
+    connection, _, _ = _watching(app, deps, game, token, before)
+    with app.app_context():
+        mover.on_command({"game_id": game["id"], "command": command}, ref=7)
+        assert game["id"] in connection.moves  # heard of, its push not made yet
+        connection.on_unsubscribe({"game_id": game["id"]}, ref=8)
+    assert connection.moves == {}
