@@ -605,13 +605,29 @@ class Connection:
                 sent = move.version
         if not chain:
             return
-        seat, last = subscription.seat, chain[-1]
-        for move in chain:
-            for record in move.records:
-                self._send(_event_frame(game_id, event_as_seen(last.table, record, seat)))
+        seat = subscription.seat
+        if len(chain) == 1:  # the common case: one move, its frames shared by the seat's sockets
+            frames = chain[0].frames.get(seat)
+            if frames is None:
+                frames = chain[0].frames[seat] = self._move_frames(game_id, chain, seat)
+        else:
+            frames = self._move_frames(game_id, chain, seat)
+        for frame in frames:
+            self._send(frame)
+        subscription.sent = chain[-1].version
+
+    def _move_frames(self, game_id, chain, seat):
+        """The frames that push `chain`, moves following one another, to `seat`: their
+        events as it may see them, then its view after the last."""
+        last = chain[-1]
+        frames = [
+            _event_frame(game_id, event_as_seen(last.table, record, seat))
+            for move in chain
+            for record in move.records
+        ]
         view = jsonutil.dumps(seat_view(self.d, last.table, last.version, seat))
-        self._send(_view_frame(game_id, last.version, view))
-        subscription.sent = last.version
+        frames.append(_view_frame(game_id, last.version, view))
+        return frames
 
     def _push_inbox(self):
         """Send the player's inbox items after the last one sent, one `inbox` frame

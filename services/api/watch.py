@@ -8,7 +8,6 @@ process hears of it; no process keeps state another must see. The process that t
 it also tells its own WebSocket subscriptions at once, with the move in hand (`tell`).
 """
 
-import collections
 import logging
 import threading
 import time
@@ -16,9 +15,21 @@ from contextlib import contextmanager
 
 log = logging.getLogger(__name__)
 
-# A move made through this process (a command over REST or a WebSocket): the version
-# it reached, its records and the table after them (GameService.command's answer).
-Move = collections.namedtuple("Move", "version records table")
+
+class Move:
+    """A move made through this process (a command over REST or a WebSocket): the
+    version it reached, its records and the table after them (GameService.command's
+    answer). `frames` holds what its followers made of it for a seat, so that the
+    sockets of one seat, or the spectators, share one view and one redaction."""
+
+    __slots__ = ("version", "records", "table", "frames")
+
+    def __init__(self, version, records, table):
+        self.version = version
+        self.records = records
+        self.table = table
+        self.frames = {}  # seat (None: a spectator) -> what a push of this move sends
+
 
 QUIET_FOR = 10.0  # seconds without Redis before a lost subscription is a warning
 CHECK_EVERY = 1.0  # seconds between looks at whether a waiting client went away

@@ -364,3 +364,26 @@ def test_moves_heard_of_for_a_game_unsubscribed_from_are_not_kept(app, deps, pro
         assert game["id"] in connection.moves  # heard of, its push not made yet
         connection.on_unsubscribe({"game_id": game["id"]}, ref=8)
     assert connection.moves == {}
+
+
+def test_the_spectators_of_a_move_share_its_view_and_redaction(app, deps, projector, monkeypatch):
+    client, game, seat, before, mover, _, _, command = _mover(app, deps, projector, behind=0)
+    spectators = [_watching(app, deps, game, None, before) for _ in range(3)]
+    built = []
+    build = live.seat_view
+
+    def counted(d, current, version, seat):
+        built.append(seat)
+        return build(d, current, version, seat)
+
+    monkeypatch.setattr(live, "seat_view", counted)
+    with app.app_context():
+        mover.on_command({"game_id": game["id"], "command": command}, ref=7)
+        for connection, _, _ in spectators:
+            assert connection._turn()
+    assert built == [None]  # one spectator view for the three
+    pushed = [
+        [m for data in sock.calls[1:] for m in _received(peer, data)]
+        for _, sock, peer in spectators
+    ]
+    assert pushed[0][-1]["type"] == "view" and pushed[0] == pushed[1] == pushed[2]
