@@ -53,16 +53,14 @@ from services.api.context import deps
 from services.api.errors import ApiError, log, problem_fields, unexpected
 from services.api.limits import LONGEST_LEASE, lease
 from services.api.play import (
-    answer_of,
-    applied,
     event_as_seen,
+    moved,
     seat_view,
     stored_view,
     stored_view_and_records,
 )
 from services.api.player_schemas import MAX_ITEMS
 from services.api.schemas import MAX_VERSION
-from services.api.watch import Move
 from services.ops import files
 from shared import jsonutil, tokens
 from shared.players.store import Inbox
@@ -393,13 +391,12 @@ class Connection:
             if refused:
                 detail, headers = refused
                 raise ApiError("rate_limited", detail, headers=headers)
+        own = self.subscriptions.get(game_id)  # pushed from the answer (_push_answered)
         with self._answering(game_id):
-            version, records, after = applied(self.d, game_id, seat, body)
-            value = answer_of(self.d, seat, version, records, after)
+            besides = own and own.follower
+            value = moved(self.d, game_id, seat, body, told=self.watcher, besides=besides)
             frame = {"type": "answer", "ref": ref, "game_id": game_id, "body": value}
             self._send_later(frame, answered=(game_id, seat, value))
-        own = self.subscriptions.get(game_id)  # pushed from the answer (_push_answered)
-        self.watcher.tell(game_id, Move(version, records, after), besides=own and own.follower)
 
     @contextmanager
     def _answering(self, game_id):

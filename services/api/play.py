@@ -271,20 +271,11 @@ def command_answer(game_id, game=None):
     return json_response(value, headers=PRIVATE)
 
 
-def moved(d, game_id, seat, body, game=None, told=None):
+def moved(d, game_id, seat, body, game=None, told=None, besides=None):
     """Apply `body`, a JSON object read from the request, as `seat`'s command: the
     answer's value (services/api/fast_path.py answers with it too). `told`: this
-    process's Watcher, whose sockets on the game are pushed the move at once
-    (`Watcher.tell`). Raises ApiError."""
-    version, records, after = applied(d, game_id, seat, body, game)
-    if told is not None:
-        told.tell(game_id, Move(version, records, after))
-    return answer_of(d, seat, version, records, after)
-
-
-def applied(d, game_id, seat, body, game=None):
-    """Apply `body` as `seat`'s command: (version, records, the table after them), as
-    `GameService.command` answers. Raises ApiError."""
+    process's Watcher, whose sockets on the game, but its follower `besides`, are
+    pushed the move at once (`Watcher.tell`). Raises ApiError."""
     if not isinstance(body.get("type"), str):
         raise ApiError("bad_request", 'a command is a JSON object with a "type"')
     with refused():
@@ -293,12 +284,9 @@ def applied(d, game_id, seat, body, game=None):
             raise ApiError("unknown_game", f"{game_id} is a game of {current['game']}")
         command = _validated(current["game"], body)
         expected = command.pop("expected_version", None)
-        return d.service.command(game_id, seat, command, expected)
-
-
-def answer_of(d, seat, version, records, after):
-    """A command's answer to `seat`: the new version, the events it caused and the
-    seat's view after them, as the seat may see them."""
+        version, records, after = d.service.command(game_id, seat, command, expected)
+    if told is not None:
+        told.tell(game_id, Move(version, records, after), besides)
     return {
         "game": after["game"],
         "version": version,

@@ -149,16 +149,16 @@ def test_a_move_projected_before_its_answer_is_queued_is_pushed_once_read_nowher
         app, deps, projector, behind=0
     )
     reads = _counted_reads(monkeypatch)
-    applied = live.applied
+    moved = live.moved
 
-    def projected_while_answering(*args):
-        value = applied(*args)
+    def projected_while_answering(*args, **kwargs):
+        value = moved(*args, **kwargs)
         version = projector.project(game["id"])  # and its notification heard at once:
         connection._look_again(game["id"], version)
         assert connection._turn()  # the outbox's turn puts the push off
         return value
 
-    monkeypatch.setattr(live, "applied", projected_while_answering)
+    monkeypatch.setattr(live, "moved", projected_while_answering)
     with app.app_context():
         connection.on_command({"game_id": game["id"], "command": command}, ref=7)
         assert connection._turn()
