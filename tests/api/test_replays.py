@@ -343,8 +343,11 @@ def test_a_fork_starts_from_the_position_with_a_fresh_pile(client, deps, game, o
     # The new seats play it; the pile's order stays hidden from them.
     ana = client.get(f"/v1/games/{forked['id']}/view", headers=auth(forked["seats"][0]["token"]))
     assert ana.get_json()["seat"] == 0 and ana.get_json()["status"] == "active"
-    pile = jsonutil.dumps(fork["rules"]["draw_pile"][:4])[1:-1]
-    assert pile not in ana.get_data()
+    # The whole pile in its order: a few cards of it may stand in a sorted hand by
+    # chance (Abluxxen's "7","7","11","11" did), the whole pile not.
+    if len(fork["rules"]["draw_pile"]) > 3:
+        pile = jsonutil.dumps(fork["rules"]["draw_pile"])[1:-1]
+        assert pile not in ana.get_data()
     events = client.get(f"/v1/games/{forked['id']}/events?limit=1000").get_json()["events"]
     assert events[0]["forked_from"]["version"] == at and "seed" not in events[0]
     finish(deps, forked["id"], seed=2)
